@@ -1,0 +1,20 @@
+//===--- DdpTidyModule.cpp - The ddp clang-tidy module --------------------===//
+
+#include "DdpTidyModule.h"
+#include "CollectiveInRankBranchCheck.h"
+#include "RankGatedBarrierCheck.h"
+
+namespace clang::tidy::ddp {
+
+void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
+  CheckFactories.registerCheck<CollectiveInRankBranchCheck>(
+      "ddp-collective-in-rank-branch");
+  CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
+}
+
+void registerDdpModule() {
+  static ClangTidyModuleRegistry::Add<DdpModule> Registration(
+      "ddp-module", "Checks for distributed-training hangs.");
+}
+
+} // namespace clang::tidy::ddp

@@ -1,0 +1,131 @@
+//===--- RankDivergenceCheckBase.cpp - Shared by the rank-divergence checks===//
+
+#include "RankDivergenceCheckBase.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "core/TranslationUnitAnalysis.h"
+#include "llvm/ADT/DenseSet.h"
+#include <fmt/format.h>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::ddp {
+
+RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
+                                                 ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context) {
+  ::ddp::AnalysisOptions Defaults;
+  Analysis.Collectives = Options.get("Collectives", "").str();
+  Analysis.Barriers = Options.get("Barriers", "").str();
+  Analysis.PointToPoint = Options.get("PointToPoint", "").str();
+  Analysis.RankSources = Options.get("RankSources", "").str();
+  Analysis.UniformSources = Options.get("UniformSources", "").str();
+  Analysis.RankEnvVars =
+      Options.get("RankEnvVars", Defaults.RankEnvVars).str();
+  Analysis.RankNameHeuristic =
+      Options.get("RankNameHeuristic", Defaults.RankNameHeuristic);
+  Analysis.RankNamePattern =
+      Options.get("RankNamePattern", Defaults.RankNamePattern).str();
+  Analysis.LibraryNamespaces =
+      Options.get("LibraryNamespaces", Defaults.LibraryNamespaces).str();
+}
+
+void RankDivergenceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Collectives", Analysis.Collectives);
+  Options.store(Opts, "Barriers", Analysis.Barriers);
+  Options.store(Opts, "PointToPoint", Analysis.PointToPoint);
+  Options.store(Opts, "RankSources", Analysis.RankSources);
+  Options.store(Opts, "UniformSources", Analysis.UniformSources);
+  Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
+  Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
+  Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
+  Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
+}
+
+void RankDivergenceCheckBase::registerMatchers(MatchFinder *Finder) {
+  // The analysis walks the user's functions itself; one match per TU.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
+  ::ddp::TranslationUnitAnalysis TU(*Result.Context, Analysis);
+  TU.run();
+  for (const ::ddp::Finding &F : TU.findings())
+    if (owns(F))
+      report(F, *Result.Context);
+}
+
+std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {
+  if (F.Via.empty())
+    return fmt::format("'{}'", F.Op);
+  return fmt::format("'{}' in '{}'", F.Op, F.Via);
+}
+
+void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
+                                     ASTContext &Context) {
+  SourceLocation Loc = F.Site->getExprLoc();
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(F.Site))
+    Loc = Member->getExprLoc();
+  using Shape = ::ddp::Finding::Shape;
+  std::vector<FixItHint> Fixes = fixes(F, Context);
+  {
+    DiagnosticBuilder D = [&] {
+      switch (F.Kind) {
+      case Shape::Loop:
+        return diag(Loc, "%0 is called a rank-dependent number of times: the "
+                         "loop condition '%1' depends on the rank");
+      case Shape::Switch:
+        return diag(Loc, "%0 is reached only by ranks that take this case of "
+                         "the switch on '%1'");
+      case Shape::Branch:
+        break;
+      }
+      if (F.EarlyExit.isValid())
+        return diag(Loc, "%0 is skipped by ranks that leave early when "
+                         "'%1'%select{ is false|}2");
+      return diag(Loc, "%0 is reached only by ranks where '%1'%select{ is "
+                       "false|}2");
+    }();
+    D << subject(F) << F.ConditionText;
+    if (F.Kind == Shape::Branch)
+      D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
+    for (const FixItHint &Fix : Fixes)
+      D << Fix;
+  }
+  explain(F);
+  advise(F, !Fixes.empty(), Context);
+}
+
+void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
+  using Shape = ::ddp::Finding::Shape;
+  if (F.Condition)
+    diag(F.Condition->getBeginLoc(),
+         F.Kind == Shape::Loop ? "this loop condition depends on the rank"
+                               : "this condition depends on the rank",
+         DiagnosticIDs::Note);
+  // Where the rank dependence comes from, back to its source.
+  llvm::DenseSet<const ::ddp::Origin *> Seen;
+  unsigned Shown = 0;
+  for (const ::ddp::Origin *O = F.Why; O && Shown < 6; O = O->Cause) {
+    if (!Seen.insert(O).second)
+      break;
+    if (O->Loc.isInvalid())
+      continue;
+    diag(O->Loc, O->Message, DiagnosticIDs::Note);
+    ++Shown;
+  }
+  if (F.EarlyExit.isValid())
+    diag(F.EarlyExit, "ranks where '%0'%select{ is false|}1 leave here "
+                      "(%2) and never reach '%3'",
+         DiagnosticIDs::Note)
+        << F.ConditionText << !F.SiteOnTrueSide << F.EarlyExitKind << F.Op;
+  if (F.OtherSite)
+    diag(F.OtherSite->getExprLoc(), "the other ranks call '%0' here instead",
+         DiagnosticIDs::Note)
+        << F.OtherOp;
+  for (const ::ddp::CallStep &Step : F.Chain)
+    diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
+        << Step.Caller << Step.Callee;
+}
+
+} // namespace clang::tidy::ddp

@@ -1,0 +1,124 @@
+//===--- RankGatedBarrierCheck.cpp - ddp-rank-gated-barrier ---------------===//
+
+#include "RankGatedBarrierCheck.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::ddp {
+namespace {
+
+/// True if \p S refers to something declared inside \p Scope: moving it out
+/// of the scope would not compile.
+bool usesDeclsInside(const Stmt *S, SourceRange Scope,
+                     const SourceManager &SM) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    SourceLocation DeclLoc = DRE->getDecl()->getLocation();
+    if (DeclLoc.isValid() &&
+        SM.isPointWithin(DeclLoc, Scope.getBegin(), Scope.getEnd()))
+      return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (usesDeclsInside(Child, Scope, SM))
+      return true;
+  return false;
+}
+
+bool isElseIf(const IfStmt *If, ASTContext &Context) {
+  for (const DynTypedNode &Parent : Context.getParents(*If))
+    if (const auto *ParentIf = Parent.get<IfStmt>())
+      if (ParentIf->getElse() == If)
+        return true;
+  return false;
+}
+
+/// The whitespace that starts the line of \p Loc.
+StringRef lineIndent(SourceLocation Loc, const SourceManager &SM) {
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Buffer = SM.getBufferData(FID);
+  size_t LineStart = Buffer.rfind('\n', Offset);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  StringRef Line = Buffer.substr(LineStart, Offset - LineStart);
+  return Line.take_while([](char C) { return C == ' ' || C == '\t'; });
+}
+
+} // namespace
+
+std::vector<FixItHint>
+RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
+  // Only the plain shape is safe to rewrite: the barrier is the last
+  // statement of an `if` without else, reached when the condition holds.
+  const auto *If = dyn_cast_or_null<IfStmt>(F.Branch);
+  if (!If || !F.Via.empty() || F.EarlyExit.isValid() || !F.SiteOnTrueSide ||
+      If->getElse() || If->getInit() || If->getConditionVariable() ||
+      isElseIf(If, Context))
+    return {};
+  const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
+  if (!Then || Then->body_empty())
+    return {};
+  const auto *Last = dyn_cast<Expr>(Then->body_back());
+  const SourceManager &SM = Context.getSourceManager();
+  const LangOptions &LO = Context.getLangOpts();
+  if (!Last || !SM.isPointWithin(F.Site->getBeginLoc(), Last->getBeginLoc(),
+                                 Last->getEndLoc()))
+    return {};
+  for (SourceLocation L : {If->getBeginLoc(), If->getEndLoc(),
+                           Last->getBeginLoc(), Last->getEndLoc()})
+    if (!L.isFileID())
+      return {};
+  if (usesDeclsInside(Last, If->getSourceRange(), SM))
+    return {};
+  SourceLocation AfterSemi = Lexer::findLocationAfterToken(
+      Last->getEndLoc(), tok::semi, SM, LO, /*SkipTrailingWhitespaceAndNewLine=*/false);
+  if (AfterSemi.isInvalid())
+    return {};
+  StringRef Barrier = Lexer::getSourceText(
+      CharSourceRange::getCharRange(Last->getBeginLoc(), AfterSemi), SM, LO);
+  SourceLocation IfEnd = Lexer::getLocForEndOfToken(If->getEndLoc(), 0, SM, LO);
+
+  // `if (rank == 0) { pg->barrier()->wait(); }`: the if has no other job.
+  if (Then->size() == 1 && !If->getCond()->HasSideEffects(Context))
+    return {FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(If->getBeginLoc(), IfEnd), Barrier)};
+
+  // Otherwise take the barrier's line out of the block and put it after the
+  // if, at the if's indentation.
+  auto [FID, Begin] = SM.getDecomposedLoc(Last->getBeginLoc());
+  unsigned End = SM.getFileOffset(AfterSemi);
+  StringRef Buffer = SM.getBufferData(FID);
+  size_t LineStart = Buffer.rfind('\n', Begin);
+  if (LineStart == StringRef::npos ||
+      !Buffer.slice(LineStart + 1, Begin).trim().empty())
+    return {};
+  size_t LineEnd = Buffer.find('\n', End);
+  if (LineEnd == StringRef::npos || !Buffer.slice(End, LineEnd).trim().empty())
+    return {};
+  SourceLocation FileStart = SM.getLocForStartOfFile(FID);
+  CharSourceRange Line = CharSourceRange::getCharRange(
+      FileStart.getLocWithOffset(LineStart + 1),
+      FileStart.getLocWithOffset(LineEnd + 1));
+  std::string Moved =
+      ("\n" + lineIndent(If->getBeginLoc(), SM) + Barrier).str();
+  return {FixItHint::CreateRemoval(Line),
+          FixItHint::CreateInsertion(IfEnd, Moved)};
+}
+
+void RankGatedBarrierCheck::advise(const ::ddp::Finding &F, bool Fixed,
+                                   ASTContext &Context) {
+  if (Fixed)
+    diag(F.Site->getExprLoc(),
+         "every rank must call '%0'; move it after the 'if'",
+         DiagnosticIDs::Note)
+        << F.Op;
+  else
+    diag(F.Site->getExprLoc(),
+         "every rank must call '%0'; call it where all ranks pass",
+         DiagnosticIDs::Note)
+        << F.Op;
+}
+
+} // namespace clang::tidy::ddp

@@ -1,0 +1,107 @@
+//===--- AnalysisContext.cpp - What the analysis of one TU shares ---------===//
+
+#include "core/AnalysisContext.h"
+#include "core/OptionList.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace ddp {
+
+static void addNames(llvm::StringSet<> &Set, llvm::StringRef List) {
+  for (llvm::StringRef Item : splitList(List))
+    Set.insert(Item);
+}
+
+AnalysisContext::AnalysisContext(ASTContext &AST, const AnalysisOptions &Opts)
+    : AST(AST), Opts(Opts), Catalogue(CollectiveCatalogue::withDefaults()),
+      RankName(Opts.RankNamePattern, llvm::Regex::IgnoreCase) {
+  Catalogue.addList(Opts.Collectives, CallRole::Collective);
+  Catalogue.addList(Opts.Barriers, CallRole::Barrier);
+  Catalogue.addList(Opts.PointToPoint, CallRole::PointToPoint);
+  Catalogue.addList(Opts.RankSources, CallRole::RankSource);
+  Catalogue.addList(Opts.UniformSources, CallRole::UniformSource);
+  std::string Error;
+  RankNameValid = !Opts.RankNamePattern.empty() && RankName.isValid(Error);
+  addNames(RankEnvVars, Opts.RankEnvVars);
+  addNames(LibraryNamespaces, Opts.LibraryNamespaces);
+}
+
+const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
+                                      SourceLocation Loc,
+                                      llvm::function_ref<std::string()> Message,
+                                      const Origin *Cause) {
+  auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
+  if (!Inserted)
+    return It->second;
+  Origins.push_back(Origin{Loc, Message(), Cause});
+  It->second = &Origins.back();
+  return It->second;
+}
+
+std::string AnalysisContext::text(SourceRange R, size_t Max) const {
+  const SourceManager &SM = AST.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionRange(R.getBegin()).getBegin(),
+      SM.getExpansionRange(R.getEnd()).getEnd());
+  llvm::StringRef Raw = Lexer::getSourceText(Range, SM, AST.getLangOpts());
+  std::string Out;
+  bool Space = false;
+  for (char C : Raw) {
+    if (C == '\n' || C == '\t' || C == ' ' || C == '\r') {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  if (Out.size() > Max)
+    Out = Out.substr(0, Max - 3) + "...";
+  return Out;
+}
+
+std::string AnalysisContext::text(const Expr *E, size_t Max) const {
+  return E ? text(E->getSourceRange(), Max) : std::string();
+}
+
+bool AnalysisContext::isRankName(llvm::StringRef Name) const {
+  return Opts.RankNameHeuristic && RankNameValid && !Name.empty() &&
+         RankName.match(Name);
+}
+
+bool AnalysisContext::isLibraryDecl(const Decl *D) const {
+  if (AST.getSourceManager().isInSystemHeader(D->getLocation()))
+    return true;
+  const DeclContext *DC = D->getDeclContext();
+  const NamespaceDecl *Outermost = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outermost = NS;
+  if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+    if (!Outermost)
+      Outermost = NS;
+  return Outermost && Outermost->getDeclName().isIdentifier() &&
+         LibraryNamespaces.contains(Outermost->getName());
+}
+
+bool AnalysisContext::isAnalysable(const FunctionDecl *FD) const {
+  if (!FD)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+      Def->isInvalidDecl())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->getParent()->isLambda() && MD->getParent()->isDependentContext())
+      return false;
+  return !isLibraryDecl(Def);
+}
+
+} // namespace ddp

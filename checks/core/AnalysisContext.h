@@ -1,0 +1,101 @@
+//===--- AnalysisContext.h - What the analysis of one TU shares -----------===//
+
+#ifndef DDP_CORE_ANALYSISCONTEXT_H
+#define DDP_CORE_ANALYSISCONTEXT_H
+
+#include "core/AnalysisOptions.h"
+#include "core/CollectiveCatalogue.h"
+#include "core/CollectiveSummary.h"
+#include "core/Origin.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Regex.h"
+#include <deque>
+#include <utility>
+
+namespace clang {
+class ASTContext;
+class Decl;
+class Expr;
+class FunctionDecl;
+class ValueDecl;
+class SourceRange;
+} // namespace clang
+
+namespace ddp {
+
+/// Facts that hold across the translation unit and grow monotonically while
+/// the functions are analysed: fields, parameters and globals that hold a
+/// rank-dependent value, and functions that return one.
+class RankFacts {
+public:
+  const Origin *decl(const clang::ValueDecl *D) const {
+    return Decls.lookup(D);
+  }
+  const Origin *returns(const clang::FunctionDecl *FD) const {
+    return Returns.lookup(FD);
+  }
+  void addDecl(const clang::ValueDecl *D, const Origin *Why) {
+    if (Why && Decls.try_emplace(D, Why).second)
+      ++Generation;
+  }
+  void addReturn(const clang::FunctionDecl *FD, const Origin *Why) {
+    if (Why && Returns.try_emplace(FD, Why).second)
+      ++Generation;
+  }
+  /// Changes whenever a fact is added.
+  unsigned generation() const { return Generation; }
+
+private:
+  llvm::DenseMap<const clang::ValueDecl *, const Origin *> Decls;
+  llvm::DenseMap<const clang::FunctionDecl *, const Origin *> Returns;
+  unsigned Generation = 0;
+};
+
+class AnalysisContext {
+public:
+  AnalysisContext(clang::ASTContext &AST, const AnalysisOptions &Opts);
+
+  clang::ASTContext &AST;
+  const AnalysisOptions &Opts;
+  CollectiveCatalogue Catalogue;
+  SummaryContext Summaries;
+  RankFacts Facts;
+  /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,
+  /// or a parameter hook that issues collectives): backward() synchronises.
+  bool GradientSyncArmed = false;
+
+  /// An explanation link, created once per (anchor, key) so that repeated
+  /// passes of a fixed-point iteration see the same pointer.
+  const Origin *origin(const void *Anchor, const void *Key,
+                       clang::SourceLocation Loc,
+                       llvm::function_ref<std::string()> Message,
+                       const Origin *Cause);
+
+  /// The source text of \p R, on one line, shortened to \p Max characters.
+  std::string text(clang::SourceRange R, size_t Max = 48) const;
+  std::string text(const clang::Expr *E, size_t Max = 48) const;
+
+  bool isRankName(llvm::StringRef Name) const;
+  bool isRankEnvVar(llvm::StringRef Name) const {
+    return RankEnvVars.contains(Name);
+  }
+  /// True for declarations in library namespaces or system headers: their
+  /// behaviour comes from the catalogue, not from their bodies.
+  bool isLibraryDecl(const clang::Decl *D) const;
+  /// True if \p FD has a body that the analysis should look into.
+  bool isAnalysable(const clang::FunctionDecl *FD) const;
+
+private:
+  std::deque<Origin> Origins;
+  llvm::DenseMap<std::pair<const void *, const void *>, const Origin *>
+      OriginIndex;
+  llvm::Regex RankName;
+  bool RankNameValid = false;
+  llvm::StringSet<> RankEnvVars;
+  llvm::StringSet<> LibraryNamespaces;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_ANALYSISCONTEXT_H

@@ -1,0 +1,45 @@
+//===--- AnalysisOptions.h - Settings of the analysis core ----------------===//
+
+#ifndef DDP_CORE_ANALYSISOPTIONS_H
+#define DDP_CORE_ANALYSISOPTIONS_H
+
+#include <string>
+
+namespace ddp {
+
+/// Everything a user can configure about the analysis. The clang-tidy checks
+/// fill it from CheckOptions; the driver from the same .clang-tidy files.
+struct AnalysisOptions {
+  /// Extra catalogue entries, ';'-separated qualified names or globs
+  /// ("MyComm::sync;my_allreduce"). A method pattern also matches the method
+  /// on derived classes.
+  std::string Collectives;
+  std::string Barriers;
+  std::string PointToPoint;
+  /// Calls that return the rank; "name@N" names an out-parameter instead.
+  std::string RankSources;
+  /// Calls whose result is the same on every rank (world size, config).
+  std::string UniformSources;
+  /// Environment variables that hold a rank when read with getenv.
+  std::string RankEnvVars = "RANK;LOCAL_RANK;NODE_RANK;GROUP_RANK;ROLE_RANK;"
+                            "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_LOCAL_RANK;"
+                            "PMI_RANK;PMIX_RANK;SLURM_PROCID;SLURM_LOCALID;"
+                            "MV2_COMM_WORLD_RANK";
+  /// Take parameters, fields and globals named like a rank as rank-dependent
+  /// when their value is set outside the code being analysed.
+  bool RankNameHeuristic = true;
+  /// Case-insensitive regular expression for such names.
+  std::string RankNamePattern =
+      "^(m_|_)?(my_?|local_?|global_?|node_?|world_?|proc_?|process_?)?rank(_?id)?_?$|"
+      "^(m_|_)?is_?(master|main|main_?process|root|rank_?0|rank_?zero|chief|"
+      "leader|coordinator)(_?rank)?_?$";
+  /// Top-level namespaces whose code is described by the catalogue rather
+  /// than analysed (library code).
+  std::string LibraryNamespaces =
+      "std;c10;at;torch;c10d;caffe2;gloo;tensorpipe;fmt;google;pybind11;"
+      "__gnu_cxx;boost;Eigen;llvm;clang";
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_ANALYSISOPTIONS_H

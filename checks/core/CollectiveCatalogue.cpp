@@ -1,0 +1,162 @@
+//===--- CollectiveCatalogue.cpp - What each communication call does ------===//
+
+#include "core/CollectiveCatalogue.h"
+#include "core/OptionList.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace ddp {
+
+llvm::StringRef roleName(CallRole Role) {
+  switch (Role) {
+  case CallRole::Collective:
+    return "collective";
+  case CallRole::Barrier:
+    return "barrier";
+  case CallRole::PointToPoint:
+    return "point-to-point";
+  case CallRole::Local:
+    return "local";
+  case CallRole::RankSource:
+    return "rank source";
+  case CallRole::UniformSource:
+    return "uniform source";
+  case CallRole::GradientSync:
+    return "gradient synchronisation";
+  case CallRole::ArmsGradSync:
+    return "arms gradient synchronisation";
+  }
+  return "unknown";
+}
+
+static bool hasGlobChars(llvm::StringRef S) {
+  return S.find_first_of("*?[") != llvm::StringRef::npos;
+}
+
+static std::optional<llvm::GlobPattern> compileGlob(llvm::StringRef S) {
+  if (!hasGlobChars(S))
+    return std::nullopt;
+  llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(S);
+  if (!Glob) {
+    llvm::consumeError(Glob.takeError());
+    return std::nullopt;
+  }
+  return std::move(*Glob);
+}
+
+void CollectiveCatalogue::add(llvm::StringRef Pattern, CallRole Role,
+                              int Arg) {
+  Pattern = Pattern.trim();
+  if (Pattern.consume_front("::"))
+    Pattern = Pattern.trim();
+  if (Pattern.empty())
+    return;
+  Compiled C;
+  C.Entry.Pattern = Pattern.str();
+  C.Entry.Role = Role;
+  C.Entry.Arg = Arg;
+  size_t Sep = Pattern.rfind("::");
+  llvm::StringRef Name =
+      Sep == llvm::StringRef::npos ? Pattern : Pattern.substr(Sep + 2);
+  if (Sep != llvm::StringRef::npos)
+    C.Qualifier = Pattern.substr(0, Sep).str();
+  C.Entry.Display = Name.str();
+  C.QualifierGlob = compileGlob(C.Qualifier);
+  C.NameGlob = compileGlob(Name);
+  unsigned Index = Entries.size();
+  bool NameIsGlob = C.NameGlob.has_value();
+  Entries.push_back(std::move(C));
+  if (NameIsGlob)
+    Globbed.push_back(Index);
+  else
+    ByName[Name].push_back(Index);
+}
+
+void CollectiveCatalogue::addList(llvm::StringRef Patterns, CallRole Role) {
+  for (llvm::StringRef Part : splitList(Patterns)) {
+    int Arg = -1;
+    size_t At = Part.rfind('@');
+    if (At != llvm::StringRef::npos) {
+      unsigned Parsed;
+      if (!Part.substr(At + 1).getAsInteger(10, Parsed))
+        Arg = static_cast<int>(Parsed);
+      Part = Part.substr(0, At);
+    }
+    add(Part, Role, Arg);
+  }
+}
+
+/// True if \p Ctx, printed as a qualified name, matches the entry's qualifier.
+static bool qualifierMatches(const std::string &Qualifier,
+                             const std::optional<llvm::GlobPattern> &Glob,
+                             const NamedDecl *Ctx) {
+  std::string Name = Ctx->getQualifiedNameAsString();
+  return Glob ? Glob->match(Name) : Name == Qualifier;
+}
+
+static bool classOrBaseMatches(const std::string &Qualifier,
+                               const std::optional<llvm::GlobPattern> &Glob,
+                               const CXXRecordDecl *RD) {
+  if (!RD)
+    return false;
+  RD = RD->getDefinition() ? RD->getDefinition() : RD;
+  if (qualifierMatches(Qualifier, Glob, RD))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->bases()) {
+    const auto *BaseRD = Base.getType()->getAsCXXRecordDecl();
+    if (BaseRD && classOrBaseMatches(Qualifier, Glob, BaseRD))
+      return true;
+  }
+  return false;
+}
+
+bool CollectiveCatalogue::matches(const Compiled &C,
+                                  const FunctionDecl *FD) const {
+  if (C.NameGlob && !C.NameGlob->match(FD->getName()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    if (C.Qualifier.empty())
+      return false;
+    return classOrBaseMatches(C.Qualifier, C.QualifierGlob, MD->getParent());
+  }
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  if (C.Qualifier.empty())
+    return DC->isTranslationUnit();
+  if (C.QualifierGlob && C.QualifierGlob->match(""))
+    return true;
+  const auto *ND = dyn_cast<NamedDecl>(DC);
+  return ND && qualifierMatches(C.Qualifier, C.QualifierGlob, ND);
+}
+
+const CatalogueEntry *
+CollectiveCatalogue::classify(const FunctionDecl *FD) const {
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return nullptr;
+  const Compiled *Best = nullptr;
+  unsigned BestIndex = 0;
+  auto Consider = [&](unsigned Index) {
+    if ((!Best || Index > BestIndex) && matches(Entries[Index], FD)) {
+      Best = &Entries[Index];
+      BestIndex = Index;
+    }
+  };
+  auto It = ByName.find(FD->getName());
+  if (It != ByName.end())
+    for (unsigned Index : It->second)
+      Consider(Index);
+  for (unsigned Index : Globbed)
+    Consider(Index);
+  return Best ? &Best->Entry : nullptr;
+}
+
+const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const {
+  return classify(Call->getDirectCallee());
+}
+
+} // namespace ddp

@@ -1,0 +1,98 @@
+//===--- CollectiveCatalogue.h - What each communication call does --------===//
+//
+// The catalogue is data: a table of call patterns and the role each call plays
+// in a multi-rank program (collective, barrier, point-to-point, local, source
+// of the rank, source of a uniform value). Defaults cover c10d, the NCCL API,
+// torch::cuda::nccl and MPI; users add entries through check options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_COLLECTIVECATALOGUE_H
+#define DDP_CORE_COLLECTIVECATALOGUE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/GlobPattern.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CallExpr;
+class FunctionDecl;
+} // namespace clang
+
+namespace ddp {
+
+/// The part a call plays in the communication between ranks.
+enum class CallRole : unsigned char {
+  Collective,    ///< Every rank of the group must call it, in the same order.
+  Barrier,       ///< A collective whose only effect is to synchronise.
+  PointToPoint,  ///< send/recv: matched pairs, asymmetric by design.
+  Local,         ///< No communication (Work::wait, ncclGetUniqueId).
+  RankSource,    ///< Returns, or writes to OutArg, the caller's rank.
+  UniformSource, ///< Returns, or writes to OutArg, a value equal on all ranks.
+  GradientSync,  ///< backward(): a collective when gradient sync is armed.
+  ArmsGradSync,  ///< Arms gradient synchronisation (Reducer methods).
+};
+
+llvm::StringRef roleName(CallRole Role);
+
+/// True for the roles that every rank must execute together.
+inline bool isCollectiveRole(CallRole Role) {
+  return Role == CallRole::Collective || Role == CallRole::Barrier;
+}
+
+struct CatalogueEntry {
+  /// Pattern as written: "c10d::ProcessGroup::allreduce", "MPI_Allreduce",
+  /// "MyComm::*". A method pattern matches the method on the named class and on
+  /// every class derived from it.
+  std::string Pattern;
+  CallRole Role;
+  /// RankSource/UniformSource: the argument the value is written to.
+  /// Collective: the buffer argument that holds the same value on every rank
+  /// once the call has completed (allreduce, broadcast, allgather output).
+  int Arg = -1;
+  /// The name shown in diagnostics ("allreduce", "MPI_Barrier").
+  std::string Display;
+};
+
+class CollectiveCatalogue {
+public:
+  /// The built-in table (c10d, torch::cuda::nccl, NCCL, MPI).
+  static CollectiveCatalogue withDefaults();
+
+  /// Adds one entry. Later entries take precedence over earlier ones, so user
+  /// entries override the defaults.
+  void add(llvm::StringRef Pattern, CallRole Role, int Arg = -1);
+
+  /// Adds a ';'- or ','-separated list of patterns with one role. A pattern may
+  /// end in "@N" to name its argument (e.g. "my_get_rank@0").
+  void addList(llvm::StringRef Patterns, CallRole Role);
+
+  /// The entry that describes a call to \p Callee, or null.
+  const CatalogueEntry *classify(const clang::FunctionDecl *Callee) const;
+  const CatalogueEntry *classify(const clang::CallExpr *Call) const;
+
+  size_t size() const { return Entries.size(); }
+
+private:
+  struct Compiled {
+    CatalogueEntry Entry;
+    std::string Qualifier; ///< "c10d::ProcessGroup", empty for global names.
+    std::optional<llvm::GlobPattern> QualifierGlob;
+    std::optional<llvm::GlobPattern> NameGlob;
+  };
+  bool matches(const Compiled &C, const clang::FunctionDecl *FD) const;
+
+  std::vector<Compiled> Entries;
+  /// Index of exact final names ("allreduce") to entries, newest last.
+  llvm::StringMap<llvm::SmallVector<unsigned, 2>> ByName;
+  /// Entries whose final name is a glob.
+  llvm::SmallVector<unsigned, 4> Globbed;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_COLLECTIVECATALOGUE_H

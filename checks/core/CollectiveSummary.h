@@ -1,0 +1,111 @@
+//===--- CollectiveSummary.h - Sets of collective sequences ---------------===//
+//
+// A summary describes the sequences of collectives a piece of code can issue,
+// as a small regular expression: an operation, a sequence, a choice between
+// alternatives, or a jump back to an enclosing loop head. Nodes are
+// hash-consed, so two structurally equal summaries are the same pointer and
+// compare in O(1), and a function's summary is built once and shared by every
+// caller.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_COLLECTIVESUMMARY_H
+#define DDP_CORE_COLLECTIVESUMMARY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
+#include <string>
+#include <vector>
+
+namespace ddp {
+
+class SummaryNode : public llvm::FoldingSetNode {
+public:
+  enum class Kind : unsigned char { Empty, Op, Seq, Choice, LoopBack };
+
+  Kind getKind() const { return K; }
+  /// For Op: the collective's display name ("allreduce").
+  llvm::StringRef getOp() const { return Op; }
+  llvm::ArrayRef<const SummaryNode *> children() const { return Kids; }
+  /// Creation order: a deterministic key for sorting choices.
+  unsigned getId() const { return Id; }
+  bool isEmpty() const { return K == Kind::Empty; }
+
+  void Profile(llvm::FoldingSetNodeID &ID) const;
+  static void profile(llvm::FoldingSetNodeID &ID, Kind K, llvm::StringRef Op,
+                      llvm::ArrayRef<const SummaryNode *> Kids);
+
+  /// The first collective this node can issue, or "" if none.
+  llvm::StringRef firstOp() const;
+  /// True if \p Op can be issued by this node.
+  bool mayIssue(llvm::StringRef Op) const;
+  /// Short human-readable form: "allreduce, (barrier | -)", "loop".
+  std::string str(unsigned MaxOps = 6) const;
+
+private:
+  friend class SummaryContext;
+  SummaryNode(Kind K, llvm::StringRef Op,
+              llvm::ArrayRef<const SummaryNode *> Kids, unsigned Id)
+      : K(K), Op(Op), Kids(Kids.begin(), Kids.end()), Id(Id) {}
+
+  Kind K;
+  llvm::StringRef Op;
+  llvm::SmallVector<const SummaryNode *, 2> Kids;
+  unsigned Id;
+};
+
+/// Owns and interns summary nodes.
+class SummaryContext {
+public:
+  SummaryContext();
+  ~SummaryContext();
+  SummaryContext(const SummaryContext &) = delete;
+  SummaryContext &operator=(const SummaryContext &) = delete;
+
+  const SummaryNode *empty() const { return Empty; }
+  const SummaryNode *loopBack();
+  const SummaryNode *op(llvm::StringRef Name);
+  /// The concatenation of \p Parts; nested sequences are flattened and empty
+  /// parts dropped.
+  const SummaryNode *seq(llvm::ArrayRef<const SummaryNode *> Parts);
+  const SummaryNode *seq(const SummaryNode *A, const SummaryNode *B) {
+    return seq({A, B});
+  }
+  /// The alternatives \p Alternatives; nested choices are flattened, duplicates
+  /// removed and the order made canonical.
+  const SummaryNode *choice(llvm::ArrayRef<const SummaryNode *> Alternatives);
+
+  size_t size() const { return Nodes.size(); }
+
+private:
+  const SummaryNode *intern(SummaryNode::Kind K, llvm::StringRef Op,
+                            llvm::ArrayRef<const SummaryNode *> Kids);
+
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSet<> Names;
+  llvm::FoldingSet<SummaryNode> Nodes;
+  std::vector<SummaryNode *> Owned;
+  const SummaryNode *Empty = nullptr;
+};
+
+/// The elements of a summary at its top level: the parts of a sequence, or
+/// the node itself.
+llvm::SmallVector<const SummaryNode *, 8> topLevelParts(const SummaryNode *N);
+
+/// Where two summaries first differ, after their common prefix and suffix.
+struct SummaryDifference {
+  /// The first differing part on each side; null where that side has nothing
+  /// left (it issues fewer collectives).
+  const SummaryNode *Left = nullptr;
+  const SummaryNode *Right = nullptr;
+};
+SummaryDifference firstDifference(const SummaryNode *Left,
+                                  const SummaryNode *Right);
+
+} // namespace ddp
+
+#endif // DDP_CORE_COLLECTIVESUMMARY_H

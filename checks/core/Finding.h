@@ -1,0 +1,69 @@
+//===--- Finding.h - A collective that only some ranks execute ------------===//
+
+#ifndef DDP_CORE_FINDING_H
+#define DDP_CORE_FINDING_H
+
+#include "core/Origin.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class CallExpr;
+class Expr;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace ddp {
+
+/// One step of the call chain from the reported call down to the collective:
+/// "'save_checkpoint' calls 'barrier' here".
+struct CallStep {
+  clang::SourceLocation Loc;
+  std::string Caller;
+  std::string Callee;
+};
+
+/// A rank-dependent branch whose sides issue different collectives, reported
+/// at the first collective where they differ.
+struct Finding {
+  enum class Shape {
+    Branch, ///< if, ?:, && and ||: the site is on one side.
+    Loop,   ///< The branch is a loop condition: a rank-dependent trip count.
+    Switch, ///< A switch on a rank-dependent value.
+  };
+
+  const clang::FunctionDecl *Function = nullptr;
+  /// The call the warning is attached to: the collective itself, or the call
+  /// of the helper that issues it.
+  const clang::CallExpr *Site = nullptr;
+  /// The collective that differs ("barrier").
+  std::string Op;
+  /// Set when Site is a call of a helper: the helper's name.
+  std::string Via;
+  bool IsBarrier = false;
+
+  Shape Kind = Shape::Branch;
+  /// The statement that branches (IfStmt, ForStmt, ...), and what it tests.
+  const clang::Stmt *Branch = nullptr;
+  const clang::Expr *Condition = nullptr;
+  std::string ConditionText;
+  /// Which outcome of the condition leads to Site (Branch shape only).
+  bool SiteOnTrueSide = true;
+  /// Why the condition depends on the rank.
+  const Origin *Why = nullptr;
+
+  /// Where ranks on the other side leave early (return, break, ...), if any.
+  clang::SourceLocation EarlyExit;
+  std::string EarlyExitKind;
+  /// A different collective the other side issues in the same place.
+  const clang::CallExpr *OtherSite = nullptr;
+  std::string OtherOp;
+
+  std::vector<CallStep> Chain;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_FINDING_H

@@ -1,0 +1,347 @@
+//===--- FunctionAnalysis.cpp - Collectives and divergence in one function ===//
+
+#include "core/FunctionAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+
+using namespace clang;
+
+namespace ddp {
+
+/// Summaries deeper than this are cut short (and treated as issuing nothing
+/// more), so that pathological functions cannot exhaust the stack.
+static constexpr unsigned MaxSummaryDepth = 2000;
+
+FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
+                                   AnalysisContext &Ctx, FunctionIndex &Index)
+    : FD(FD), Ctx(Ctx), Index(Index) {
+  Stmt *Body = FD->getBody();
+  if (!Body)
+    return;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  Options.AddInitializers = true;
+  Options.AddImplicitDtors = false;
+  Options.AddTemporaryDtors = false;
+  Options.AddEHEdges = false;
+  Cfg = CFG::buildCFG(FD, Body, &Ctx.AST, Options);
+  if (!Cfg)
+    return;
+  PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
+  Uniformity = std::make_unique<RankUniformity>(FD, *Cfg, Ctx);
+  Order.assign(Cfg->getNumBlockIDs(), ~0u);
+  unsigned Position = 0;
+  for (const CFGBlock *B : Uniformity->order())
+    Order[B->getBlockID()] = Position++;
+  Sites.resize(Cfg->getNumBlockIDs());
+  Summary = Ctx.Summaries.empty();
+}
+
+FunctionAnalysis::~FunctionAnalysis() = default;
+
+const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
+  auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
+  if (!Node || !Node->getIDom())
+    return nullptr;
+  return Node->getIDom()->getBlock();
+}
+
+std::vector<const CFGBlock *>
+FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop) const {
+  std::vector<const CFGBlock *> Blocks;
+  if (!From || From == Stop)
+    return Blocks;
+  std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Work{From};
+  Seen[From->getBlockID()] = true;
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    Blocks.push_back(B);
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Work.push_back(Succ);
+      }
+  }
+  llvm::sort(Blocks, [&](const CFGBlock *A, const CFGBlock *B) {
+    return Order[A->getBlockID()] < Order[B->getBlockID()];
+  });
+  return Blocks;
+}
+
+void FunctionAnalysis::computeUniformity() {
+  if (!Cfg)
+    return;
+  // Values assigned under a rank-dependent branch are divergent after it; the
+  // branches depend on the values. Alternate until both settle.
+  ControlDivergence Control;
+  for (unsigned Round = 0; Round < 6; ++Round) {
+    Uniformity->run(Control);
+    ControlDivergence Next;
+    for (const CFGBlock *B : Uniformity->order()) {
+      const Origin *Why = Uniformity->branchDivergence(B);
+      if (!Why)
+        continue;
+      const CFGBlock *Join = joinOf(B);
+      for (const CFGBlock *Succ : B->succs())
+        for (const CFGBlock *X : region(Succ, Join))
+          Next.try_emplace(X, Why);
+    }
+    if (Next == Control)
+      break;
+    Control = std::move(Next);
+  }
+}
+
+void FunctionAnalysis::computeSites() {
+  if (!Cfg)
+    return;
+  for (auto &BlockSites : Sites)
+    BlockSites.clear();
+  for (const CFGBlock *B : Uniformity->order()) {
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      const auto *Call = dyn_cast<CallExpr>(S->getStmt());
+      if (!Call)
+        continue;
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        continue;
+      CallSite Site;
+      Site.Call = Call;
+      Site.Block = B;
+      if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee)) {
+        bool Syncs = isCollectiveRole(Entry->Role) ||
+                     (Entry->Role == CallRole::GradientSync &&
+                      Ctx.GradientSyncArmed);
+        if (!Syncs)
+          continue;
+        Site.Summary = Ctx.Summaries.op(Entry->Display);
+        Site.IsBarrier = Entry->Role == CallRole::Barrier;
+      } else {
+        const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
+        if (!CalleeSummary || CalleeSummary->isEmpty())
+          continue;
+        Site.Summary = CalleeSummary;
+        Site.Callee = Callee->getDefinition() ? Callee->getDefinition() : Callee;
+      }
+      Sites[B->getBlockID()].push_back(Site);
+    }
+  }
+  llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
+  llvm::DenseMap<const CFGBlock *, bool> OnStack;
+  Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
+}
+
+const SummaryNode *FunctionAnalysis::summarize(
+    const CFGBlock *From, const CFGBlock *Stop,
+    llvm::DenseMap<const CFGBlock *, const SummaryNode *> &Memo,
+    llvm::DenseMap<const CFGBlock *, bool> &OnStack, unsigned Depth) {
+  SummaryContext &SC = Ctx.Summaries;
+  if (!From || From == Stop || From == &Cfg->getExit() ||
+      Depth > MaxSummaryDepth)
+    return SC.empty();
+  if (OnStack.lookup(From))
+    return SC.loopBack();
+  auto It = Memo.find(From);
+  if (It != Memo.end())
+    return It->second;
+  OnStack[From] = true;
+  llvm::SmallVector<const SummaryNode *, 4> Own;
+  for (const CallSite &Site : Sites[From->getBlockID()])
+    Own.push_back(Site.Summary);
+  llvm::SmallVector<const SummaryNode *, 2> Next;
+  for (const CFGBlock *Succ : From->succs())
+    if (Succ)
+      Next.push_back(summarize(Succ, Stop, Memo, OnStack, Depth + 1));
+  OnStack[From] = false;
+  Own.push_back(SC.choice(Next));
+  const SummaryNode *Result = SC.seq(Own);
+  Memo[From] = Result;
+  return Result;
+}
+
+const CallSite *
+FunctionAnalysis::siteIssuing(const std::vector<const CFGBlock *> &Blocks,
+                              llvm::StringRef Op) const {
+  for (const CFGBlock *B : Blocks)
+    for (const CallSite &Site : Sites[B->getBlockID()])
+      if (Site.Summary->mayIssue(Op))
+        return &Site;
+  return nullptr;
+}
+
+const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
+  if (!Cfg)
+    return nullptr;
+  return siteIssuing(Uniformity->order(), Op);
+}
+
+void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
+                                    std::vector<CallStep> &Chain) const {
+  const CallSite *Current = &Site;
+  for (unsigned Depth = 0; Current && Current->Callee && Depth < 8; ++Depth) {
+    const FunctionAnalysis *Callee = Index.analysisOf(Current->Callee);
+    if (!Callee)
+      return;
+    const CallSite *Inner = Callee->firstSiteIssuing(Op);
+    if (!Inner)
+      return;
+    CallStep Step;
+    Step.Loc = Inner->Call->getBeginLoc();
+    Step.Caller = Current->Callee->getNameAsString();
+    Step.Callee =
+        Inner->Callee ? Inner->Callee->getNameAsString() : Op.str();
+    Chain.push_back(Step);
+    Current = Inner;
+  }
+}
+
+void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks,
+                                     Finding &F) const {
+  for (const CFGBlock *B : Blocks) {
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      const Stmt *St = S->getStmt();
+      if (isa<ReturnStmt>(St) || isa<CXXThrowExpr>(St)) {
+        F.EarlyExit = St->getBeginLoc();
+        F.EarlyExitKind = isa<ReturnStmt>(St) ? "return" : "throw";
+        return;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(St))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (Callee->isNoReturn()) {
+            F.EarlyExit = Call->getBeginLoc();
+            F.EarlyExitKind = Callee->getNameAsString();
+            return;
+          }
+    }
+    if (const Stmt *T = B->getTerminatorStmt()) {
+      if (isa<BreakStmt, ContinueStmt, GotoStmt>(T)) {
+        F.EarlyExit = T->getBeginLoc();
+        F.EarlyExitKind = isa<BreakStmt>(T)      ? "break"
+                          : isa<ContinueStmt>(T) ? "continue"
+                                                 : "goto";
+        return;
+      }
+    }
+  }
+}
+
+static Finding::Shape shapeOf(const Stmt *Terminator) {
+  if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Terminator))
+    return Finding::Shape::Loop;
+  if (isa_and_nonnull<SwitchStmt>(Terminator))
+    return Finding::Shape::Switch;
+  return Finding::Shape::Branch;
+}
+
+void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
+  if (!Cfg)
+    return;
+  llvm::DenseMap<const CallExpr *, bool> Reported;
+  for (const Finding &F : Out)
+    Reported[F.Site] = true;
+  // Inner branches first, so that a collective is blamed on the innermost
+  // rank-dependent condition that decides it.
+  std::vector<const CFGBlock *> Branches;
+  for (const auto &Entry : Uniformity->divergentBranches())
+    Branches.push_back(Entry.first);
+  llvm::sort(Branches, [&](const CFGBlock *A, const CFGBlock *B) {
+    return Order[A->getBlockID()] > Order[B->getBlockID()];
+  });
+
+  for (const CFGBlock *B : Branches) {
+    const CFGBlock *Join = joinOf(B);
+    llvm::SmallVector<const CFGBlock *, 4> Arms;
+    llvm::SmallVector<unsigned, 4> ArmIndex;
+    unsigned SuccIndex = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (Succ && !llvm::is_contained(Arms, Succ)) {
+        Arms.push_back(Succ);
+        ArmIndex.push_back(SuccIndex);
+      }
+      ++SuccIndex;
+    }
+    if (Arms.size() < 2)
+      continue;
+    llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
+    llvm::DenseMap<const CFGBlock *, bool> OnStack;
+    llvm::SmallVector<const SummaryNode *, 4> ArmSummaries;
+    for (const CFGBlock *Arm : Arms)
+      ArmSummaries.push_back(summarize(Arm, Join, Memo, OnStack, 0));
+    // Pick the first side that differs from the first one.
+    unsigned Other = 1;
+    while (Other < Arms.size() && ArmSummaries[Other] == ArmSummaries[0])
+      ++Other;
+    if (Other == Arms.size())
+      continue; // Every side issues the same collectives: balanced.
+
+    SummaryDifference Diff =
+        firstDifference(ArmSummaries[0], ArmSummaries[Other]);
+    auto Region0 = region(Arms[0], Join);
+    auto RegionOther = region(Arms[Other], Join);
+    const CallSite *Site0 =
+        Diff.Left ? siteIssuing(Region0, Diff.Left->firstOp()) : nullptr;
+    const CallSite *SiteOther =
+        Diff.Right ? siteIssuing(RegionOther, Diff.Right->firstOp()) : nullptr;
+
+    Finding F;
+    F.Function = FD;
+    const CallSite *Primary = Site0 ? Site0 : SiteOther;
+    const CallSite *Secondary = Site0 ? SiteOther : nullptr;
+    if (!Primary)
+      continue;
+    bool PrimaryInFirst = Primary == Site0;
+    F.Op = (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
+    if (Reported.lookup(Primary->Call))
+      continue;
+    Reported[Primary->Call] = true;
+
+    F.Site = Primary->Call;
+    F.IsBarrier = Primary->IsBarrier;
+    if (Primary->Callee) {
+      F.Via = Primary->Callee->getNameAsString();
+      explainChain(*Primary, F.Op, F.Chain);
+      // A helper's barrier is still a barrier.
+      if (const FunctionAnalysis *Callee = Index.analysisOf(Primary->Callee)) {
+        const CallSite *Inner = Callee->firstSiteIssuing(F.Op);
+        for (unsigned Depth = 0; Inner && Inner->Callee && Depth < 8; ++Depth) {
+          const FunctionAnalysis *Next = Index.analysisOf(Inner->Callee);
+          Inner = Next ? Next->firstSiteIssuing(F.Op) : nullptr;
+        }
+        F.IsBarrier = Inner && Inner->IsBarrier;
+      }
+    }
+    if (Secondary) {
+      F.OtherSite = Secondary->Call;
+      F.OtherOp = Diff.Right->firstOp().str();
+    }
+    const Stmt *Terminator = B->getTerminatorStmt();
+    F.Branch = Terminator;
+    F.Kind = shapeOf(Terminator);
+    F.Condition = RankUniformity::branchCondition(B);
+    F.ConditionText = Ctx.text(F.Condition);
+    F.Why = Uniformity->branchDivergence(B);
+    unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];
+    F.SiteOnTrueSide = PrimaryArm == 0;
+    if (F.Kind == Finding::Shape::Branch && !Secondary)
+      findEarlyExit(PrimaryInFirst ? RegionOther : Region0, F);
+    Out.push_back(std::move(F));
+  }
+}
+
+} // namespace ddp

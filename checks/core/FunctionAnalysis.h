@@ -1,0 +1,111 @@
+//===--- FunctionAnalysis.h - Collectives and divergence in one function --===//
+//
+// Builds a function's CFG and post-dominator tree, runs the rank-uniformity
+// analysis on it, finds the calls that issue collectives (directly or through
+// helpers), summarises the sequences of collectives the function can issue,
+// and compares, at each rank-dependent branch, the summaries of its sides up
+// to their join (the immediate post-dominator). Cost: linear in the size of
+// the function per rank-dependent branch; paths are never enumerated.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_FUNCTIONANALYSIS_H
+#define DDP_CORE_FUNCTIONANALYSIS_H
+
+#include "core/AnalysisContext.h"
+#include "core/Finding.h"
+#include "core/RankUniformity.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
+#include <vector>
+
+namespace clang {
+class CFG;
+class CFGBlock;
+class CallExpr;
+class FunctionDecl;
+template <bool IsPostDom> class CFGDominatorTreeImpl;
+using CFGPostDomTree = CFGDominatorTreeImpl<true>;
+} // namespace clang
+
+namespace ddp {
+
+/// A call that issues collectives.
+struct CallSite {
+  const clang::CallExpr *Call = nullptr;
+  const clang::CFGBlock *Block = nullptr;
+  /// What the call issues: an Op node for a direct collective, the callee's
+  /// summary for a call of a helper.
+  const SummaryNode *Summary = nullptr;
+  /// The helper called, for indirect sites.
+  const clang::FunctionDecl *Callee = nullptr;
+  bool IsBarrier = false;
+};
+
+class FunctionAnalysis;
+
+/// How a function's analysis reaches the other functions of the TU.
+class FunctionIndex {
+public:
+  virtual ~FunctionIndex() = default;
+  /// The summary of \p Callee; empty for functions without a visible body.
+  virtual const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) = 0;
+  /// The analysis of \p Callee, or null if it has none.
+  virtual const FunctionAnalysis *
+  analysisOf(const clang::FunctionDecl *Callee) = 0;
+};
+
+class FunctionAnalysis {
+public:
+  FunctionAnalysis(const clang::FunctionDecl *FD, AnalysisContext &Ctx,
+                   FunctionIndex &Index);
+  ~FunctionAnalysis();
+
+  bool isValid() const { return Cfg != nullptr; }
+  const clang::FunctionDecl *decl() const { return FD; }
+
+  /// Phase 1: rank uniformity. Run again whenever the TU's facts grow.
+  void computeUniformity();
+
+  /// Phase 2: the calls that issue collectives, and the function's summary.
+  void computeSites();
+  const SummaryNode *summary() const { return Summary; }
+  /// The first call (in source order) that can issue \p Op.
+  const CallSite *firstSiteIssuing(llvm::StringRef Op) const;
+
+  /// Phase 3: rank-dependent branches whose sides differ.
+  void findMismatches(std::vector<Finding> &Out);
+
+private:
+  const clang::CFGBlock *joinOf(const clang::CFGBlock *B) const;
+  std::vector<const clang::CFGBlock *>
+  region(const clang::CFGBlock *From, const clang::CFGBlock *Stop) const;
+  const SummaryNode *
+  summarize(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
+            llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
+            llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
+            unsigned Depth);
+  const CallSite *
+  siteIssuing(const std::vector<const clang::CFGBlock *> &Blocks,
+              llvm::StringRef Op) const;
+  void explainChain(const CallSite &Site, llvm::StringRef Op,
+                    std::vector<CallStep> &Chain) const;
+  void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
+                     Finding &F) const;
+
+  const clang::FunctionDecl *FD;
+  AnalysisContext &Ctx;
+  FunctionIndex &Index;
+  std::unique_ptr<clang::CFG> Cfg;
+  std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  std::unique_ptr<RankUniformity> Uniformity;
+  /// Position of each block in reverse post-order, by block ID.
+  std::vector<unsigned> Order;
+  /// Sites per block, by block ID, in evaluation order.
+  std::vector<std::vector<CallSite>> Sites;
+  const SummaryNode *Summary = nullptr;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_FUNCTIONANALYSIS_H

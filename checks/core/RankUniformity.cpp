@@ -1,0 +1,610 @@
+//===--- RankUniformity.cpp - Which values and branches depend on the rank ===//
+
+#include "core/RankUniformity.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace ddp {
+namespace {
+
+/// Distinct keys for the origins created here, so that one expression can
+/// anchor several explanations.
+enum OriginKey : uintptr_t {
+  KeySource = 1,
+  KeyName,
+  KeyReturnCall,
+  KeyControl,
+  KeyReturn,
+  KeyCapture,
+  KeyOutArg,
+  KeyEnv,
+};
+
+const void *key(OriginKey K) { return reinterpret_cast<const void *>(K); }
+
+std::string declName(const ValueDecl *D) {
+  return D->getDeclName().isIdentifier() ? D->getName().str()
+                                         : D->getNameAsString();
+}
+
+/// The variable or field an lvalue expression names, looking through
+/// `&x`, `*p`, `x[i]`, `x.member` to the outermost named object.
+const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
+  Exact = true;
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // A field names the same thing in every object of its class: facts
+      // about it are kept per field. Only `this->field = v` is a strong update.
+      if (isa<FieldDecl>(ME->getMemberDecl())) {
+        Exact &= isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+        return ME->getMemberDecl();
+      }
+      Exact = false;
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Deref)
+        Exact = false;
+      E = UO->getSubExpr();
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      Exact = false;
+      E = ASE->getBase();
+      continue;
+    }
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MTE->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool isGetenv(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name == "getenv" || Name == "secure_getenv" || Name == "_dupenv_s";
+}
+
+/// Names that conventionally hold the number of ranks.
+bool isWorldSizeName(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  llvm::StringRef L(Lower);
+  L.consume_front("m_");
+  L.consume_back("_");
+  return L == "world_size" || L == "worldsize" || L == "world" ||
+         L == "size" || L == "nranks" || L == "n_ranks" || L == "num_ranks" ||
+         L == "numranks" || L == "nprocs" || L == "num_procs" ||
+         L == "numprocs" || L == "num_replicas" || L == "num_processes" ||
+         L == "nproc" || L == "npes" || L == "comm_size";
+}
+
+class Evaluator {
+public:
+  Evaluator(AnalysisContext &Ctx, const DivergenceState &State)
+      : Ctx(Ctx), State(State) {}
+
+  const Origin *eval(const Expr *E);
+  const Origin *declDivergence(const ValueDecl *D);
+  bool isWorldSize(const Expr *E);
+
+private:
+  const Origin *call(const CallExpr *Call);
+  const Origin *comparison(const BinaryOperator *BO);
+  const Origin *anyChild(const Stmt *S);
+
+  AnalysisContext &Ctx;
+  const DivergenceState &State;
+};
+
+const Origin *Evaluator::declDivergence(const ValueDecl *D) {
+  if (!D)
+    return nullptr;
+  auto It = State.find(D);
+  if (It != State.end())
+    return It->second;
+  if (const Origin *Known = Ctx.Facts.decl(D))
+    return Known;
+  bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    NotVisible |= VD->hasGlobalStorage() && !VD->isStaticLocal();
+  if (!NotVisible || !D->getDeclName().isIdentifier() ||
+      !Ctx.isRankName(D->getName()))
+    return nullptr;
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    if (VD->getType().isConstQualified() && VD->getInit() &&
+        VD->getInit()->isEvaluatable(Ctx.AST))
+      return nullptr;
+  return Ctx.origin(D, key(KeyName), D->getLocation(), [&] {
+    return fmt::format("'{}' is taken to hold the rank because of its name; "
+                       "its value is set outside the code analysed",
+                       declName(D));
+  }, nullptr);
+}
+
+bool Evaluator::isWorldSize(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+    return Entry && Entry->Role == CallRole::UniformSource;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl()->getDeclName().isIdentifier() &&
+           isWorldSizeName(DRE->getDecl()->getName()) && !eval(DRE);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->getMemberDecl()->getDeclName().isIdentifier() &&
+           isWorldSizeName(ME->getMemberDecl()->getName()) && !eval(ME);
+  return false;
+}
+
+/// True if \p E is a rank on its own (not arithmetic on it).
+static bool isPlainValue(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  return isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<CallExpr>(E);
+}
+
+/// Comparisons that have the same outcome on every rank because
+/// 0 <= rank < world_size: `rank < world_size`, `rank >= 0`, `rank < 0`.
+const Origin *Evaluator::comparison(const BinaryOperator *BO) {
+  const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+  const Origin *LO = eval(L);
+  const Origin *RO = eval(R);
+  if (!LO && !RO)
+    return nullptr;
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *Rank = LO ? L : R;
+  const Expr *Other = LO ? R : L;
+  if (LO && RO)
+    return LO;
+  if (!isPlainValue(Rank))
+    return LO ? LO : RO;
+  if (isWorldSize(Other))
+    return nullptr;
+  // Normalise to `rank OP constant`.
+  if (!LO)
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  Expr::EvalResult Result;
+  if (Other->EvaluateAsInt(Result, Ctx.AST) && Result.Val.getInt() == 0 &&
+      (Op == BO_GE || Op == BO_LT))
+    return nullptr;
+  return LO ? LO : RO;
+}
+
+const Origin *Evaluator::anyChild(const Stmt *S) {
+  for (const Stmt *Child : S->children())
+    if (const auto *E = dyn_cast_or_null<Expr>(Child))
+      if (const Origin *O = eval(E))
+        return O;
+  return nullptr;
+}
+
+const Origin *Evaluator::call(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (isGetenv(FD)) {
+    if (Call->getNumArgs() == 0)
+      return nullptr;
+    const auto *Lit =
+        dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
+    if (!Lit || !Ctx.isRankEnvVar(Lit->getString()))
+      return nullptr;
+    return Ctx.origin(Call, key(KeyEnv), Call->getBeginLoc(), [&] {
+      return fmt::format("'{}' reads the rank from the environment",
+                         Ctx.text(Call));
+    }, nullptr);
+  }
+  if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
+    if (Entry->Role == CallRole::RankSource && Entry->Arg < 0)
+      return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
+        return fmt::format("'{}' returns the rank of this process",
+                           Ctx.text(Call));
+      }, nullptr);
+    // Results of communication calls and uniform sources are the same on
+    // every rank (the Work handle, the world size).
+    if (Entry->Role != CallRole::RankSource)
+      return nullptr;
+  }
+  if (FD) {
+    if (const Origin *Returned = Ctx.Facts.returns(FD->getCanonicalDecl()))
+      return Ctx.origin(Call, key(KeyReturnCall), Call->getBeginLoc(), [&] {
+        return fmt::format("'{}' returns a rank-dependent value",
+                           FD->getNameAsString());
+      }, Returned);
+  }
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const Origin *O = eval(MCE->getImplicitObjectArgument()))
+      return O;
+  for (const Expr *Arg : Call->arguments())
+    if (const Origin *O = eval(Arg))
+      return O;
+  return nullptr;
+}
+
+const Origin *Evaluator::eval(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, StringLiteral, CharacterLiteral,
+          CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, CXXThisExpr, LambdaExpr,
+          UnaryExprOrTypeTraitExpr, CXXDefaultArgExpr>(E))
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<FunctionDecl, EnumConstantDecl>(DRE->getDecl()))
+      return nullptr;
+    return declDivergence(DRE->getDecl());
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<FieldDecl, VarDecl>(ME->getMemberDecl()))
+      if (const Origin *O = declDivergence(ME->getMemberDecl()))
+        return O;
+    if (isa<CXXMethodDecl>(ME->getMemberDecl()))
+      return nullptr;
+    return eval(ME->getBase());
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return call(Call);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isComparisonOp())
+      return comparison(BO);
+    if (BO->getOpcode() == BO_Assign)
+      return eval(BO->getRHS());
+    if (BO->getOpcode() == BO_Comma)
+      return eval(BO->getRHS());
+    if (const Origin *O = eval(BO->getLHS()))
+      return O;
+    return eval(BO->getRHS());
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    if (const Origin *O = eval(CO->getCond()))
+      return O;
+    if (const Origin *O = eval(CO->getTrueExpr()))
+      return O;
+    return eval(CO->getFalseExpr());
+  }
+  return anyChild(E);
+}
+
+/// Copies \p From into \p Into, keeping divergence: the join of two states.
+bool joinInto(DivergenceState &Into, const DivergenceState &From, bool First) {
+  if (First) {
+    Into = From;
+    return true;
+  }
+  // A declaration absent on one side is unknown there: drop it unless the
+  // other side knows it is divergent.
+  llvm::SmallVector<const ValueDecl *, 8> Drop;
+  for (auto &[D, O] : Into) {
+    auto It = From.find(D);
+    if (It == From.end()) {
+      if (!O)
+        Drop.push_back(D);
+    } else if (!O && It->second) {
+      O = It->second;
+    }
+  }
+  for (const ValueDecl *D : Drop)
+    Into.erase(D);
+  for (auto &[D, O] : From)
+    if (O && !Into.count(D))
+      Into[D] = O;
+  return true;
+}
+
+class Transfer {
+public:
+  Transfer(AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
+           const Origin *Control)
+      : Ctx(Ctx), FD(FD), State(State), Control(Control), Eval(Ctx, State) {}
+
+  void element(const CFGElement &Elem);
+
+private:
+  void assign(const ValueDecl *Target, bool Exact, const Expr *Value,
+              const Stmt *Anchor, const Origin *O);
+  void call(const CallExpr *Call);
+  void passArguments(const CallExpr *Call);
+
+  AnalysisContext &Ctx;
+  const FunctionDecl *FD;
+  DivergenceState &State;
+  const Origin *Control;
+  Evaluator Eval;
+};
+
+void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
+                      const Stmt *Anchor, const Origin *O) {
+  if (!Target)
+    return;
+  const Origin *Why = nullptr;
+  if (O) {
+    // "'rank' is set from 'pg->getRank()' here"; when the source itself is
+    // that expression, one note says it all.
+    const SourceManager &SM = Ctx.AST.getSourceManager();
+    const Origin *Cause = O;
+    if (Value && !O->Cause && O->Loc.isValid() &&
+        SM.isPointWithin(O->Loc, Value->getBeginLoc(), Value->getEndLoc()))
+      Cause = nullptr;
+    Why = Ctx.origin(Anchor, Target, Value ? Value->getBeginLoc()
+                                           : Anchor->getBeginLoc(),
+                     [&] {
+                       return fmt::format("'{}' is set from '{}' here",
+                                          declName(Target),
+                                          Value ? Ctx.text(Value) : "?");
+                     },
+                     Cause);
+  } else if (Control) {
+    Why = Ctx.origin(Anchor, Target, Anchor->getBeginLoc(), [&] {
+      return fmt::format("'{}' is assigned under a rank-dependent condition "
+                         "here",
+                         declName(Target));
+    }, Control);
+  }
+  if (Why) {
+    State[Target] = Why;
+    bool Local = false;
+    if (const auto *VD = dyn_cast<VarDecl>(Target))
+      Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD);
+    if (!Local)
+      Ctx.Facts.addDecl(Target, Why);
+  } else if (Exact) {
+    State[Target] = nullptr;
+  }
+}
+
+void Transfer::passArguments(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Ctx.isAnalysable(Callee))
+    return;
+  const FunctionDecl *Def = Callee->getDefinition();
+  unsigned Offset = 0;
+  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def))
+    Offset = 1;
+  for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+    if (I - Offset >= Def->getNumParams())
+      break;
+    const Origin *O = Eval.eval(Call->getArg(I));
+    if (!O)
+      continue;
+    const ParmVarDecl *Param = Def->getParamDecl(I - Offset);
+    Ctx.Facts.addDecl(Param, Ctx.origin(Call, Param, Call->getArg(I)->getBeginLoc(), [&] {
+      return fmt::format("'{}' receives a rank-dependent argument here",
+                         declName(Param));
+    }, O));
+  }
+}
+
+void Transfer::call(const CallExpr *Call) {
+  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (Entry && Entry->Arg >= 0 &&
+      static_cast<unsigned>(Entry->Arg) < Call->getNumArgs()) {
+    bool Exact;
+    const Expr *ArgExpr = Call->getArg(Entry->Arg);
+    const ValueDecl *Target = targetDecl(ArgExpr, Exact);
+    if (Target) {
+      if (Entry->Role == CallRole::RankSource) {
+        const Origin *O = Ctx.origin(Call, key(KeyOutArg), Call->getBeginLoc(), [&] {
+          return fmt::format("'{}' is set to the rank by '{}' here",
+                             declName(Target), Entry->Display);
+        }, nullptr);
+        State[Target] = O;
+        if (!isa<VarDecl>(Target) || !cast<VarDecl>(Target)->hasLocalStorage())
+          Ctx.Facts.addDecl(Target, O);
+      } else if (Entry->Role == CallRole::UniformSource ||
+                 isCollectiveRole(Entry->Role)) {
+        // The buffer now holds the same value on every rank.
+        State[Target] = nullptr;
+      }
+    }
+  }
+  // A mutating method given a rank-dependent argument taints its object:
+  // `names.push_back(rank)`.
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (MD && !MD->isConst() && !Entry) {
+      for (const Expr *Arg : Call->arguments())
+        if (const Origin *O = Eval.eval(Arg)) {
+          bool Exact;
+          if (const ValueDecl *Target =
+                  targetDecl(MCE->getImplicitObjectArgument(), Exact))
+            assign(Target, false, Arg, Call, O);
+          break;
+        }
+    }
+  }
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2) {
+      bool Exact;
+      const ValueDecl *Target = targetDecl(OCE->getArg(0), Exact);
+      const Origin *O = Eval.eval(OCE->getArg(1));
+      if (OCE->getOperator() != OO_Equal && !O)
+        O = Eval.eval(OCE->getArg(0));
+      assign(Target, Exact && OCE->getOperator() == OO_Equal, OCE->getArg(1),
+             OCE, O);
+    }
+  }
+  passArguments(Call);
+}
+
+void Transfer::element(const CFGElement &Elem) {
+  if (auto Init = Elem.getAs<CFGInitializer>()) {
+    const CXXCtorInitializer *I = Init->getInitializer();
+    if (FieldDecl *Field = I->getAnyMember()) {
+      const Origin *O = Eval.eval(I->getInit());
+      if (O)
+        assign(Field, true, I->getInit(), I->getInit(), O);
+    }
+    return;
+  }
+  auto StmtElem = Elem.getAs<CFGStmt>();
+  if (!StmtElem)
+    return;
+  const Stmt *S = StmtElem->getStmt();
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        continue;
+      const Expr *Init = VD->getInit();
+      const Origin *O = Init ? Eval.eval(Init) : nullptr;
+      // A declaration in a rank-dependent region is not "assigned
+      // differently on two sides": it only exists on one of them.
+      const Origin *Saved = Control;
+      Control = nullptr;
+      assign(VD, true, Init, DS, O);
+      Control = Saved;
+    }
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp())
+      return;
+    bool Exact;
+    const ValueDecl *Target = targetDecl(BO->getLHS(), Exact);
+    const Origin *O = Eval.eval(BO->getRHS());
+    if (BO->isCompoundAssignmentOp() && !O)
+      O = Eval.eval(BO->getLHS());
+    assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
+           O);
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp() && Control) {
+      bool Exact;
+      assign(targetDecl(UO->getSubExpr(), Exact), false, nullptr, UO, nullptr);
+    }
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    call(Call);
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    const Expr *Value = RS->getRetValue();
+    if (!Value || !FD)
+      return;
+    const Origin *O = Eval.eval(Value);
+    if (!O && Control)
+      O = Control;
+    if (O)
+      Ctx.Facts.addReturn(FD->getCanonicalDecl(), Ctx.origin(RS, key(KeyReturn), RS->getBeginLoc(), [&] {
+        return fmt::format("'{}' returns a rank-dependent value here",
+                           FD->getNameAsString());
+      }, O));
+    return;
+  }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    // Captured variables carry their rank dependence into the lambda body.
+    for (const LambdaCapture &Capture : Lambda->captures()) {
+      if (!Capture.capturesVariable())
+        continue;
+      const ValueDecl *Var = Capture.getCapturedVar();
+      if (const Origin *O = Eval.declDivergence(Var))
+        Ctx.Facts.addDecl(Var, O);
+    }
+    return;
+  }
+}
+
+} // namespace
+
+const Expr *RankUniformity::branchCondition(const CFGBlock *B) {
+  const Stmt *Cond = B->getTerminatorCondition(/*StripParens=*/true);
+  const auto *E = dyn_cast_or_null<Expr>(Cond);
+  if (!E)
+    return nullptr;
+  // With `a && b`, the block ending in the `if` evaluates only `b`.
+  if (!isa<BinaryOperator>(B->getTerminatorStmt()))
+    while (const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts())) {
+      if (!BO->isLogicalOp())
+        break;
+      E = BO->getRHS();
+    }
+  return E;
+}
+
+RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
+                               AnalysisContext &Ctx)
+    : FD(FD), Ctx(Ctx) {
+  // Reverse post-order, iteratively.
+  std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  std::vector<const CFGBlock *> Post;
+  const CFGBlock *Entry = &Cfg.getEntry();
+  Seen[Entry->getBlockID()] = true;
+  Stack.push_back({Entry, Entry->succ_begin()});
+  while (!Stack.empty()) {
+    auto &[Block, It] = Stack.back();
+    if (It == Block->succ_end()) {
+      Post.push_back(Block);
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = *It;
+    ++It;
+    if (Succ && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  RPO.assign(Post.rbegin(), Post.rend());
+  Out.resize(Cfg.getNumBlockIDs());
+  Visited.assign(Cfg.getNumBlockIDs(), false);
+}
+
+void RankUniformity::run(const ControlDivergence &Control) {
+  constexpr unsigned MaxPasses = 24;
+  for (DivergenceState &S : Out)
+    S.clear();
+  Visited.assign(Visited.size(), false);
+  for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
+    bool Changed = false;
+    for (const CFGBlock *B : RPO) {
+      DivergenceState State;
+      bool First = true;
+      for (const CFGBlock *Pred : B->preds()) {
+        if (!Pred || !Visited[Pred->getBlockID()])
+          continue;
+        joinInto(State, Out[Pred->getBlockID()], First);
+        First = false;
+      }
+      Transfer T(Ctx, FD, State, Control.lookup(B));
+      for (const CFGElement &Elem : *B)
+        T.element(Elem);
+      unsigned Id = B->getBlockID();
+      if (!Visited[Id] || State != Out[Id]) {
+        Out[Id] = std::move(State);
+        Visited[Id] = true;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  Branches.clear();
+  for (const CFGBlock *B : RPO) {
+    const Expr *Cond = branchCondition(B);
+    if (!Cond || B->succ_size() < 2)
+      continue;
+    Evaluator Eval(Ctx, Out[B->getBlockID()]);
+    if (const Origin *O = Eval.eval(Cond))
+      Branches[B] = O;
+  }
+}
+
+} // namespace ddp

@@ -1,0 +1,74 @@
+//===--- RankUniformity.h - Which values and branches depend on the rank --===//
+//
+// A forward data-flow analysis on the Clang CFG, modelled on LLVM's
+// UniformityAnalysis with ranks in place of GPU threads. A value is uniform
+// (equal on every rank) or divergent (rank-dependent). Divergence enters at
+// the rank sources, flows through assignments, arithmetic, calls, members and
+// captures, and through control: a value assigned under a rank-dependent
+// branch is divergent afterwards. Collectives reset it: the buffer of an
+// allreduce or broadcast holds the same value on every rank.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_RANKUNIFORMITY_H
+#define DDP_CORE_RANKUNIFORMITY_H
+
+#include "core/AnalysisContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include <vector>
+
+namespace clang {
+class CFG;
+class CFGBlock;
+class Expr;
+class FunctionDecl;
+class ValueDecl;
+} // namespace clang
+
+namespace ddp {
+
+/// Rank dependence of the variables at one program point. A declaration
+/// mapped to null is known to be uniform there; one that is absent falls back
+/// to what the translation unit knows of it.
+using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, const Origin *>;
+
+/// Blocks executed under a rank-dependent branch, with the origin of that
+/// branch's condition.
+using ControlDivergence = llvm::DenseMap<const clang::CFGBlock *, const Origin *>;
+
+class RankUniformity {
+public:
+  RankUniformity(const clang::FunctionDecl *FD, clang::CFG &Cfg,
+                 AnalysisContext &Ctx);
+
+  /// Runs the data flow to a fixed point. Blocks in \p Control are under a
+  /// rank-dependent branch: what they assign is divergent after the join.
+  void run(const ControlDivergence &Control);
+
+  /// Why the branch that ends \p B depends on the rank, or null.
+  const Origin *branchDivergence(const clang::CFGBlock *B) const {
+    return Branches.lookup(B);
+  }
+  const llvm::DenseMap<const clang::CFGBlock *, const Origin *> &
+  divergentBranches() const {
+    return Branches;
+  }
+
+  /// The expression the branch that ends \p B tests, or null.
+  static const clang::Expr *branchCondition(const clang::CFGBlock *B);
+
+  /// Blocks in reverse post-order from the entry.
+  const std::vector<const clang::CFGBlock *> &order() const { return RPO; }
+
+private:
+  const clang::FunctionDecl *FD;
+  AnalysisContext &Ctx;
+  std::vector<const clang::CFGBlock *> RPO;
+  std::vector<DivergenceState> Out;
+  std::vector<bool> Visited;
+  llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_RANKUNIFORMITY_H

@@ -1,0 +1,184 @@
+//===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
+
+#include "core/TranslationUnitAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace ddp {
+namespace {
+
+bool mentionsReducer(QualType T) {
+  if (T.isNull())
+    return false;
+  std::string Name = T.getAsString();
+  return llvm::StringRef(Name).contains("c10d::Reducer");
+}
+
+/// Collects the user's function definitions, skipping library namespaces and
+/// system headers wholesale, and notes what arms gradient synchronisation.
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  FunctionCollector(AnalysisContext &Ctx,
+                    std::vector<const FunctionDecl *> &Functions,
+                    std::vector<const FunctionDecl *> &Hooks, bool &Reducer)
+      : Ctx(Ctx), Functions(Functions), Hooks(Hooks), Reducer(Reducer) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
+        Ctx.isLibraryDecl(D))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && Ctx.isAnalysable(FD) &&
+        Seen.insert(FD).second)
+      Functions.push_back(FD);
+    return true;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    const CXXMethodDecl *Call = Lambda->getCallOperator();
+    if (Call && Ctx.isAnalysable(Call) && Seen.insert(Call).second)
+      Functions.push_back(Call);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Reducer |= mentionsReducer(E->getType());
+    return true;
+  }
+
+  bool VisitValueDecl(ValueDecl *D) {
+    Reducer |= mentionsReducer(D->getType());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getDeclName().isIdentifier())
+      return true;
+    if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee))
+      Reducer |= Entry->Role == CallRole::ArmsGradSync;
+    if (Callee->getName() != "register_hook")
+      return true;
+    // p.register_hook([&](at::Tensor g) { pg->allreduce(...); ... }).
+    for (const Expr *Arg : Call->arguments()) {
+      const Expr *E = Arg->IgnoreImplicit();
+      while (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+        if (Construct->getNumArgs() == 0)
+          break;
+        E = Construct->getArg(0)->IgnoreImplicit();
+      }
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(E->IgnoreImplicit()))
+        Hooks.push_back(Lambda->getCallOperator());
+    }
+    return true;
+  }
+
+private:
+  AnalysisContext &Ctx;
+  std::vector<const FunctionDecl *> &Functions;
+  std::vector<const FunctionDecl *> &Hooks;
+  bool &Reducer;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+};
+
+} // namespace
+
+TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &AST,
+                                                 const AnalysisOptions &Opts)
+    : Ctx(AST, Opts) {}
+
+TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
+
+void TranslationUnitAnalysis::discover() {
+  FunctionCollector Collector(Ctx, Roots, Hooks, ReducerSeen);
+  Collector.TraverseDecl(Ctx.AST.getTranslationUnitDecl());
+}
+
+FunctionAnalysis *TranslationUnitAnalysis::get(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Ctx.isAnalysable(Def))
+    return nullptr;
+  auto It = Functions.find(Def);
+  if (It != Functions.end())
+    return It->second.get();
+  auto Analysis = std::make_unique<FunctionAnalysis>(Def, Ctx, *this);
+  FunctionAnalysis *Result = Analysis.get();
+  Functions[Def] = std::move(Analysis);
+  return Result;
+}
+
+const FunctionAnalysis *
+TranslationUnitAnalysis::analysisOf(const FunctionDecl *Callee) {
+  FunctionAnalysis *FA = get(Callee);
+  return FA && FA->isValid() ? FA : nullptr;
+}
+
+const SummaryNode *
+TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
+  FunctionAnalysis *FA = get(Callee);
+  if (!FA || !FA->isValid())
+    return Ctx.Summaries.empty();
+  const FunctionDecl *Def = FA->decl();
+  if (Summarised.contains(Def))
+    return FA->summary();
+  // Recursion: a call back into a function being summarised adds nothing
+  // beyond what the outer activation already issues.
+  if (!InProgress.insert(Def).second)
+    return Ctx.Summaries.empty();
+  FA->computeSites();
+  InProgress.erase(Def);
+  Summarised.insert(Def);
+  return FA->summary();
+}
+
+void TranslationUnitAnalysis::run() {
+  discover();
+  for (const FunctionDecl *FD : Roots)
+    get(FD);
+
+  // Phase 1: rank uniformity, until the TU-wide facts settle.
+  for (unsigned Round = 0; Round < 6; ++Round) {
+    unsigned Before = Ctx.Facts.generation();
+    for (const FunctionDecl *FD : Roots)
+      if (FunctionAnalysis *FA = get(FD))
+        FA->computeUniformity();
+    if (Ctx.Facts.generation() == Before)
+      break;
+  }
+
+  // Gradient sync is armed by a Reducer, or by a hook that communicates.
+  bool Armed = ReducerSeen;
+  for (const FunctionDecl *Hook : Hooks)
+    Armed |= !summaryOf(Hook)->isEmpty();
+  if (Armed != Ctx.GradientSyncArmed) {
+    Ctx.GradientSyncArmed = Armed;
+    Summarised.clear();
+  }
+
+  // Phase 2: summaries, bottom-up through summaryOf's recursion.
+  for (const FunctionDecl *FD : Roots)
+    summaryOf(FD);
+
+  // Phase 3: mismatches.
+  for (const FunctionDecl *FD : Roots)
+    if (FunctionAnalysis *FA = get(FD))
+      FA->findMismatches(Findings);
+}
+
+} // namespace ddp

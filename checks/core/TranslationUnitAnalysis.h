@@ -1,0 +1,67 @@
+//===--- TranslationUnitAnalysis.h - The analysis of one TU ---------------===//
+//
+// Finds the functions of a translation unit that belong to the user (not to
+// a library or a system header), runs the rank-uniformity analysis on all of
+// them until the TU-wide facts (rank-dependent fields, parameters, returns)
+// settle, then summarises their collectives bottom-up over the call graph
+// and reports the rank-dependent branches whose sides differ.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_TRANSLATIONUNITANALYSIS_H
+#define DDP_CORE_TRANSLATIONUNITANALYSIS_H
+
+#include "core/AnalysisContext.h"
+#include "core/Finding.h"
+#include "core/FunctionAnalysis.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class LambdaExpr;
+} // namespace clang
+
+namespace ddp {
+
+class TranslationUnitAnalysis : public FunctionIndex {
+public:
+  TranslationUnitAnalysis(clang::ASTContext &AST, const AnalysisOptions &Opts);
+  ~TranslationUnitAnalysis() override;
+
+  /// Analyses the whole TU. Call once.
+  void run();
+
+  const std::vector<Finding> &findings() const { return Findings; }
+  AnalysisContext &context() { return Ctx; }
+  /// The functions analysed, in the order they were found.
+  const std::vector<const clang::FunctionDecl *> &functions() const {
+    return Roots;
+  }
+
+  const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
+  const FunctionAnalysis *
+  analysisOf(const clang::FunctionDecl *Callee) override;
+
+private:
+  void discover();
+  FunctionAnalysis *get(const clang::FunctionDecl *FD);
+
+  AnalysisContext Ctx;
+  std::vector<const clang::FunctionDecl *> Roots;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionAnalysis>>
+      Functions;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  llvm::DenseSet<const clang::FunctionDecl *> Summarised;
+  /// Lambdas given to register_hook: gradient hooks.
+  std::vector<const clang::FunctionDecl *> Hooks;
+  bool ReducerSeen = false;
+  std::vector<Finding> Findings;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_TRANSLATIONUNITANALYSIS_H
