@@ -98,9 +98,11 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
   if (LineEnd == StringRef::npos || !Buffer.slice(End, LineEnd).trim().empty())
     return {};
   SourceLocation FileStart = SM.getLocForStartOfFile(FID);
-  CharSourceRange Line = CharSourceRange::getCharRange(
-      FileStart.getLocWithOffset(LineStart + 1),
-      FileStart.getLocWithOffset(LineEnd + 1));
+  // From the newline before the barrier to its ';': the block keeps its
+  // other lines as they were.
+  CharSourceRange Line =
+      CharSourceRange::getCharRange(FileStart.getLocWithOffset(LineStart),
+                                    FileStart.getLocWithOffset(End));
   std::string Moved =
       ("\n" + lineIndent(If->getBeginLoc(), SM) + Barrier).str();
   return {FixItHint::CreateRemoval(Line),

@@ -1,0 +1,56 @@
+# lit configuration for ddp-lint. CMake writes lit.site.cfg.py, which loads
+# this file with the paths of the build.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "ddp-lint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".c", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ddp_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py.in", "check_ddp_tidy.py"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.join(config.llvm_root, "bin"), config.environment.get("PATH", "")])
+for var in ("HOME", "TMPDIR", "CI"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+checker = os.path.join(config.test_source_root, "check_ddp_tidy.py")
+config.substitutions.append(
+    ("%check_ddp_tidy",
+     "%s %s --plugin=%s --host-tidy=%s --builtin=%s --filecheck=%s" %
+     (config.python, checker, config.ddp_plugin, config.host_clang_tidy,
+      config.ddp_clang_tidy, config.filecheck)))
+config.substitutions.append(("%ddp_clang_tidy", config.ddp_clang_tidy))
+config.substitutions.append(("%host_clang_tidy", config.host_clang_tidy))
+config.substitutions.append(("%ddp_plugin", config.ddp_plugin))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%mock_flags", "-std=c++17 -isystem " + inputs))
+
+# Real headers. CI installs them; a missing one there is an error, not a skip.
+torch_api = "/usr/include/torch/csrc/api/include"
+real = {
+    "libtorch": os.path.exists(
+        "/usr/include/torch/csrc/distributed/c10d/ProcessGroupGloo.hpp"),
+    "mpi": os.path.exists("/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h"),
+    "nccl": any(os.path.exists(p) for p in
+                ("/usr/include/nccl.h", "/usr/local/cuda/include/nccl.h")),
+}
+for feature, present in real.items():
+    if present:
+        config.available_features.add(feature)
+    elif os.environ.get("CI") == "true" and feature != "nccl":
+        lit_config.fatal("CI must install the real %s headers" % feature)
+config.substitutions.append(
+    ("%torch_flags", "-std=c++17 -DUSE_C10D_GLOO -isystem " + torch_api))
+config.substitutions.append(
+    ("%mpi_flags", "-isystem /usr/lib/x86_64-linux-gnu/openmpi/include"))
+nccl_dir = "/usr/local/cuda/include" if os.path.exists(
+    "/usr/local/cuda/include/nccl.h") else "/usr/include"
+config.substitutions.append(("%nccl_flags", "-isystem " + nccl_dir))
+config.available_features.add("llvm-%s" % config.llvm_major)
