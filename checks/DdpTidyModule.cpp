@@ -3,6 +3,7 @@
 #include "DdpTidyModule.h"
 #include "CollectiveInRankBranchCheck.h"
 #include "RankGatedBarrierCheck.h"
+#include "llvm/Support/Registry.h"
 
 namespace clang::tidy::ddp {
 
@@ -13,7 +14,9 @@ void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
 }
 
 void registerDdpModule() {
-  static ClangTidyModuleRegistry::Add<DdpModule> Registration(
+  // llvm::Registry<ClangTidyModule> is ClangTidyModuleRegistry in every
+  // release; the alias moved headers in LLVM 22.
+  static llvm::Registry<ClangTidyModule>::Add<DdpModule> Registration(
       "ddp-module", "Checks for distributed-training hangs.");
 }
 

@@ -2,7 +2,6 @@
 
 #include "RankGatedBarrierCheck.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -28,11 +27,18 @@ bool usesDeclsInside(const Stmt *S, SourceRange Scope,
   return false;
 }
 
-bool isElseIf(const IfStmt *If, ASTContext &Context) {
-  for (const DynTypedNode &Parent : Context.getParents(*If))
-    if (const auto *ParentIf = Parent.get<IfStmt>())
-      if (ParentIf->getElse() == If)
-        return true;
+/// True if \p If is the `else if` of another if in \p Body. (A search of the
+/// function body: ASTContext::getParents would build a parent map of the
+/// whole TU, LibTorch's headers included, for one question.)
+bool isElseIf(const IfStmt *If, const Stmt *Body) {
+  if (!Body)
+    return false;
+  if (const auto *Outer = dyn_cast<IfStmt>(Body))
+    if (Outer->getElse() == If)
+      return true;
+  for (const Stmt *Child : Body->children())
+    if (isElseIf(If, Child))
+      return true;
   return false;
 }
 
@@ -55,7 +61,7 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
   const auto *If = dyn_cast_or_null<IfStmt>(F.Branch);
   if (!If || !F.Via.empty() || F.EarlyExit.isValid() || !F.SiteOnTrueSide ||
       If->getElse() || If->getInit() || If->getConditionVariable() ||
-      isElseIf(If, Context))
+      isElseIf(If, F.Function->getBody()))
     return {};
   const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
   if (!Then || Then->body_empty())

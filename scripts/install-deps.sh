@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything ddp-lint needs on a Debian 12 machine, from Debian's
+# packages: LLVM/Clang 22 (and 19 with --with-llvm19), fmt, the real LibTorch
+# headers and libraries with Gloo, and Open MPI's headers.
+#
+# usage: scripts/install-deps.sh [--with-llvm19]
+set -euo pipefail
+
+packages=(
+  cmake ninja-build python3
+  clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+  libfmt-dev
+  libtorch-dev libgloo-dev
+  libopenmpi-dev
+)
+if [[ "${1:-}" == "--with-llvm19" ]]; then
+  packages+=(clang-19 clang-tidy-19 libclang-19-dev llvm-19-dev llvm-19-tools)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# From a fresh clone: installs the dependencies, builds ddp-lint against
+# LLVM 22 and LLVM 19, and runs the whole lit test suite against each.
+#
+# usage: scripts/test.sh [--only-22]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+majors=(22 19)
+if [[ "${1:-}" == "--only-22" ]]; then majors=(22); fi
+if [[ " ${majors[*]} " == *" 19 "* ]]; then
+  "$root/scripts/install-deps.sh" --with-llvm19
+else
+  "$root/scripts/install-deps.sh"
+fi
+
+status=0
+passed=0
+failed=0
+log=$(mktemp)
+for major in "${majors[@]}"; do
+  "$root/scripts/build.sh" "$major"
+  build=$root/build/llvm-$major
+  lit=/usr/lib/llvm-$major/bin/lit
+  [[ -x $lit ]] || lit="python3 /usr/lib/llvm-$major/build/utils/lit/lit.py"
+  echo "=== lit, LLVM $major"
+  rc=0
+  $lit -sv -j"$(nproc)" "$build/test" 2>&1 | tee "$log" || rc=$?
+  [[ $rc -eq 0 ]] || status=1
+  # lit's summary lines: "  Passed: N (..%)", "  Failed: N (..%)", ...
+  read -r p f < <(awk '
+    /^ *(Passed|Expectedly Failed) *:/ { split($0, a, ":"); p += a[2] + 0 }
+    /^ *(Failed|Unexpectedly Passed|Unresolved|Timed Out) *:/ { split($0, a, ":"); f += a[2] + 0 }
+    END { print p + 0, f + 0 }' "$log")
+  if [[ $p -eq 0 ]]; then status=1; fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
+rm -f "$log"
+echo "$passed passed, $failed failed"
+exit $status
