@@ -54,3 +54,12 @@ nccl_dir = "/usr/local/cuda/include" if os.path.exists(
     "/usr/local/cuda/include/nccl.h") else "/usr/include"
 config.substitutions.append(("%nccl_flags", "-isystem " + nccl_dir))
 config.available_features.add("llvm-%s" % config.llvm_major)
+
+# A clang-tidy of another LLVM release, to show the plugin refuses to load.
+for other in ("19", "22"):
+    other_tidy = "/usr/lib/llvm-%s/bin/clang-tidy" % other
+    if other != config.llvm_major and os.path.exists(other_tidy):
+        config.available_features.add("other-clang-tidy")
+        config.substitutions.append(("%other_clang_tidy", other_tidy))
+        config.substitutions.append(("%other_major", other))
+        break
