@@ -73,7 +73,8 @@ void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
       switch (F.Kind) {
       case Shape::Loop:
         return diag(Loc, "%0 is called a rank-dependent number of times: the "
-                         "loop condition '%1' depends on the rank");
+                         "%select{loop condition|range of the loop}2 '%1' "
+                         "depends on the rank");
       case Shape::Switch:
         return diag(Loc, "%0 is reached only by ranks that take this case of "
                          "the switch on '%1'");
@@ -89,6 +90,8 @@ void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
     D << subject(F) << F.ConditionText;
     if (F.Kind == Shape::Branch)
       D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
+    if (F.Kind == Shape::Loop)
+      D << F.OverRange;
     for (const FixItHint &Fix : Fixes)
       D << Fix;
   }
@@ -100,8 +103,9 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   using Shape = ::ddp::Finding::Shape;
   if (F.Condition)
     diag(F.Condition->getBeginLoc(),
-         F.Kind == Shape::Loop ? "this loop condition depends on the rank"
-                               : "this condition depends on the rank",
+         F.Kind != Shape::Loop ? "this condition depends on the rank"
+         : F.OverRange         ? "the length of this range depends on the rank"
+                               : "this loop condition depends on the rank",
          DiagnosticIDs::Note);
   // Where the rank dependence comes from, back to its source.
   llvm::DenseSet<const ::ddp::Origin *> Seen;
@@ -111,7 +115,9 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
       break;
     if (O->Loc.isInvalid())
       continue;
-    diag(O->Loc, O->Message, DiagnosticIDs::Note);
+    // The text quotes source code, which may hold '%': pass it as an
+    // argument, never as the format.
+    diag(O->Loc, "%0", DiagnosticIDs::Note) << O->Message;
     ++Shown;
   }
   if (F.EarlyExit.isValid())

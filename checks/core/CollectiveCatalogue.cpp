@@ -116,9 +116,19 @@ static bool classOrBaseMatches(const std::string &Qualifier,
   return false;
 }
 
+/// The name a pattern's last component is matched against: the function's
+/// name, or for a constructor the name of its class.
+static llvm::StringRef callableName(const FunctionDecl *FD) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    return Ctor->getParent()->getDeclName().isIdentifier()
+               ? Ctor->getParent()->getName()
+               : llvm::StringRef();
+  return FD->getDeclName().isIdentifier() ? FD->getName() : llvm::StringRef();
+}
+
 bool CollectiveCatalogue::matches(const Compiled &C,
                                   const FunctionDecl *FD) const {
-  if (C.NameGlob && !C.NameGlob->match(FD->getName()))
+  if (C.NameGlob && !C.NameGlob->match(callableName(FD)))
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     if (C.Qualifier.empty())
@@ -136,7 +146,10 @@ bool CollectiveCatalogue::matches(const Compiled &C,
 
 const CatalogueEntry *
 CollectiveCatalogue::classify(const FunctionDecl *FD) const {
-  if (!FD || !FD->getDeclName().isIdentifier())
+  if (!FD)
+    return nullptr;
+  llvm::StringRef Name = callableName(FD);
+  if (Name.empty())
     return nullptr;
   const Compiled *Best = nullptr;
   unsigned BestIndex = 0;
@@ -146,7 +159,7 @@ CollectiveCatalogue::classify(const FunctionDecl *FD) const {
       BestIndex = Index;
     }
   };
-  auto It = ByName.find(FD->getName());
+  auto It = ByName.find(Name);
   if (It != ByName.end())
     for (unsigned Index : It->second)
       Consider(Index);

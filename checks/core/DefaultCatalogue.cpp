@@ -194,6 +194,14 @@ constexpr DefaultEntry OtherEntries[] = {
     {"MPI_Test", R::Local, -1},
     {"MPI_Comm_rank", R::RankSource, 1},
     {"MPI_Comm_size", R::UniformSource, 1},
+    // LibTorch's distributed samplers pad (allow_duplicates) or truncate, so
+    // every rank gets the same number of samples: their size is uniform.
+    {"torch::data::samplers::DistributedRandomSampler::"
+     "DistributedRandomSampler",
+     R::UniformSource, -1},
+    {"torch::data::samplers::DistributedSequentialSampler::"
+     "DistributedSequentialSampler",
+     R::UniformSource, -1},
     // The process's device and host differ between ranks on a node.
     {"c10::cuda::current_device", R::RankSource, -1},
     {"at::cuda::current_device", R::RankSource, -1},

@@ -49,6 +49,8 @@ struct Finding {
   const clang::Stmt *Branch = nullptr;
   const clang::Expr *Condition = nullptr;
   std::string ConditionText;
+  /// Loop shape: the condition is the range of a range-based for.
+  bool OverRange = false;
   /// Which outcome of the condition leads to Site (Branch shape only).
   bool SiteOnTrueSide = true;
   /// Why the condition depends on the rank.

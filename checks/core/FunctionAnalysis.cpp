@@ -9,6 +9,7 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
@@ -19,6 +20,35 @@ namespace ddp {
 /// Summaries deeper than this are cut short (and treated as issuing nothing
 /// more), so that pathological functions cannot exhaust the stack.
 static constexpr unsigned MaxSummaryDepth = 2000;
+
+/// True for a call that ends the process normally: exit(0) and friends.
+/// Other calls that do not return (abort, assertion failures, TORCH_CHECK's
+/// failure path, exit(1)) end the whole job with an error: they are not the
+/// silent early exits that leave other ranks waiting.
+static bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getDeclName().isIdentifier() || Call->getNumArgs() < 1)
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  if (Name != "exit" && Name != "_exit" && Name != "_Exit" &&
+      Name != "quick_exit")
+    return false;
+  Expr::EvalResult Code;
+  return Call->getArg(0)->EvaluateAsInt(Code, AST) && Code.Val.getInt() == 0;
+}
+
+/// The call in \p B that does not return, if any.
+static const CallExpr *noReturnCall(const CFGBlock *B) {
+  if (!B->hasNoReturnElement())
+    return nullptr;
+  for (const CFGElement &Elem : *B)
+    if (auto S = Elem.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (Callee->isNoReturn())
+            return Call;
+  return nullptr;
+}
 
 FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
                                    AnalysisContext &Ctx, FunctionIndex &Index)
@@ -92,9 +122,11 @@ void FunctionAnalysis::computeUniformity() {
       if (!Why)
         continue;
       const CFGBlock *Join = joinOf(B);
+      llvm::DenseSet<const CFGBlock *> Seen;
       for (const CFGBlock *Succ : B->succs())
         for (const CFGBlock *X : region(Succ, Join))
-          Next.try_emplace(X, Why);
+          if (Seen.insert(X).second)
+            Next[X].push_back({B, Why});
     }
     if (Next == Control)
       break;
@@ -142,6 +174,8 @@ void FunctionAnalysis::computeSites() {
   llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
   llvm::DenseMap<const CFGBlock *, bool> OnStack;
   Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
+  if (!Summary)
+    Summary = Ctx.Summaries.empty();
 }
 
 const SummaryNode *FunctionAnalysis::summarize(
@@ -157,15 +191,26 @@ const SummaryNode *FunctionAnalysis::summarize(
   auto It = Memo.find(From);
   if (It != Memo.end())
     return It->second;
+  // Paths that end the job with an error are not compared: null.
+  if (const CallExpr *Call = noReturnCall(From))
+    if (!isCleanExit(Call, Ctx.AST))
+      return Memo[From] = nullptr;
   OnStack[From] = true;
   llvm::SmallVector<const SummaryNode *, 4> Own;
   for (const CallSite &Site : Sites[From->getBlockID()])
     Own.push_back(Site.Summary);
   llvm::SmallVector<const SummaryNode *, 2> Next;
-  for (const CFGBlock *Succ : From->succs())
-    if (Succ)
-      Next.push_back(summarize(Succ, Stop, Memo, OnStack, Depth + 1));
+  bool HasSuccessor = false;
+  for (const CFGBlock *Succ : From->succs()) {
+    if (!Succ)
+      continue;
+    HasSuccessor = true;
+    if (const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1))
+      Next.push_back(N);
+  }
   OnStack[From] = false;
+  if (HasSuccessor && Next.empty())
+    return Memo[From] = nullptr;
   Own.push_back(SC.choice(Next));
   const SummaryNode *Result = SC.seq(Own);
   Memo[From] = Result;
@@ -223,7 +268,7 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
       }
       if (const auto *Call = dyn_cast<CallExpr>(St))
         if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->isNoReturn()) {
+          if (Callee->isNoReturn() && isCleanExit(Call, Ctx.AST)) {
             F.EarlyExit = Call->getBeginLoc();
             F.EarlyExitKind = Callee->getNameAsString();
             return;
@@ -281,8 +326,19 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
     llvm::DenseMap<const CFGBlock *, bool> OnStack;
     llvm::SmallVector<const SummaryNode *, 4> ArmSummaries;
-    for (const CFGBlock *Arm : Arms)
-      ArmSummaries.push_back(summarize(Arm, Join, Memo, OnStack, 0));
+    for (unsigned I = 0; I < Arms.size();) {
+      if (const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0)) {
+        ArmSummaries.push_back(N);
+        ++I;
+        continue;
+      }
+      // This side only fails: it ends the job, it does not leave ranks
+      // waiting.
+      Arms.erase(Arms.begin() + I);
+      ArmIndex.erase(ArmIndex.begin() + I);
+    }
+    if (Arms.size() < 2)
+      continue;
     // Pick the first side that differs from the first one.
     unsigned Other = 1;
     while (Other < Arms.size() && ArmSummaries[Other] == ArmSummaries[0])
@@ -334,6 +390,11 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     F.Branch = Terminator;
     F.Kind = shapeOf(Terminator);
     F.Condition = RankUniformity::branchCondition(B);
+    if (const auto *ForRange = dyn_cast_or_null<CXXForRangeStmt>(Terminator)) {
+      // The condition is the hidden `__begin != __end`: show the range.
+      F.Condition = ForRange->getRangeInit();
+      F.OverRange = true;
+    }
     F.ConditionText = Ctx.text(F.Condition);
     F.Why = Uniformity->branchDivergence(B);
     unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];

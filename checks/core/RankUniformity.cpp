@@ -259,6 +259,16 @@ const Origin *Evaluator::eval(const Expr *E) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return call(Call);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    // Objects whose value is the same on every rank however they are built:
+    // LibTorch's distributed samplers yield the same number of indices on
+    // every rank, the rank only chooses which.
+    const CatalogueEntry *Entry =
+        Ctx.Catalogue.classify(Construct->getConstructor());
+    if (Entry && Entry->Role == CallRole::UniformSource)
+      return nullptr;
+    return anyChild(E);
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isComparisonOp())
       return comparison(BO);
@@ -309,8 +319,11 @@ bool joinInto(DivergenceState &Into, const DivergenceState &From, bool First) {
 class Transfer {
 public:
   Transfer(AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
-           const Origin *Control)
-      : Ctx(Ctx), FD(FD), State(State), Control(Control), Eval(Ctx, State) {}
+           const llvm::SmallVector<ControllingBranch, 2> *Controls,
+           const ControlDivergence &AllControls,
+           const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks)
+      : Ctx(Ctx), FD(FD), State(State), Controls(Controls),
+        AllControls(AllControls), DeclBlocks(DeclBlocks), Eval(Ctx, State) {}
 
   void element(const CFGElement &Elem);
 
@@ -320,12 +333,39 @@ private:
   void call(const CallExpr *Call);
   void passArguments(const CallExpr *Call);
 
+  /// Why a value assigned to \p Target here differs between ranks because
+  /// of the branches that control this block: it does if one of them is a
+  /// branch the declaration of \p Target is outside of (a variable declared
+  /// inside the branch's region does not outlive it).
+  const Origin *controlOrigin(const ValueDecl *Target) const;
+
   AnalysisContext &Ctx;
   const FunctionDecl *FD;
   DivergenceState &State;
-  const Origin *Control;
+  const llvm::SmallVector<ControllingBranch, 2> *Controls;
+  const ControlDivergence &AllControls;
+  const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks;
+  bool InDeclaration = false;
   Evaluator Eval;
 };
+
+const Origin *Transfer::controlOrigin(const ValueDecl *Target) const {
+  if (!Controls || InDeclaration)
+    return nullptr;
+  const llvm::SmallVector<ControllingBranch, 2> *DeclControls = nullptr;
+  if (const auto *VD = dyn_cast<VarDecl>(Target)) {
+    auto It = DeclBlocks.find(VD);
+    if (It != DeclBlocks.end()) {
+      auto C = AllControls.find(It->second);
+      if (C != AllControls.end())
+        DeclControls = &C->second;
+    }
+  }
+  for (const ControllingBranch &Branch : *Controls)
+    if (!DeclControls || !llvm::is_contained(*DeclControls, Branch))
+      return Branch.Why;
+  return nullptr;
+}
 
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                       const Stmt *Anchor, const Origin *O) {
@@ -348,7 +388,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                                           Value ? Ctx.text(Value) : "?");
                      },
                      Cause);
-  } else if (Control) {
+  } else if (const Origin *Control = controlOrigin(Target)) {
     Why = Ctx.origin(Anchor, Target, Anchor->getBeginLoc(), [&] {
       return fmt::format("'{}' is assigned under a rank-dependent condition "
                          "here",
@@ -464,10 +504,9 @@ void Transfer::element(const CFGElement &Elem) {
       const Origin *O = Init ? Eval.eval(Init) : nullptr;
       // A declaration in a rank-dependent region is not "assigned
       // differently on two sides": it only exists on one of them.
-      const Origin *Saved = Control;
-      Control = nullptr;
+      InDeclaration = true;
       assign(VD, true, Init, DS, O);
-      Control = Saved;
+      InDeclaration = false;
     }
     return;
   }
@@ -484,7 +523,7 @@ void Transfer::element(const CFGElement &Elem) {
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp() && Control) {
+    if (UO->isIncrementDecrementOp() && Controls) {
       bool Exact;
       assign(targetDecl(UO->getSubExpr(), Exact), false, nullptr, UO, nullptr);
     }
@@ -499,8 +538,8 @@ void Transfer::element(const CFGElement &Elem) {
     if (!Value || !FD)
       return;
     const Origin *O = Eval.eval(Value);
-    if (!O && Control)
-      O = Control;
+    if (!O && Controls)
+      O = Controls->front().Why;
     if (O)
       Ctx.Facts.addReturn(FD->getCanonicalDecl(), Ctx.origin(RS, key(KeyReturn), RS->getBeginLoc(), [&] {
         return fmt::format("'{}' returns a rank-dependent value here",
@@ -564,6 +603,13 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
   }
   RPO.assign(Post.rbegin(), Post.rend());
   Out.resize(Cfg.getNumBlockIDs());
+  for (const CFGBlock *B : RPO)
+    for (const CFGElement &Elem : *B)
+      if (auto S = Elem.getAs<CFGStmt>())
+        if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+          for (const Decl *D : DS->decls())
+            if (const auto *VD = dyn_cast<VarDecl>(D))
+              DeclBlocks.try_emplace(VD, B);
   Visited.assign(Cfg.getNumBlockIDs(), false);
 }
 
@@ -583,7 +629,10 @@ void RankUniformity::run(const ControlDivergence &Control) {
         joinInto(State, Out[Pred->getBlockID()], First);
         First = false;
       }
-      Transfer T(Ctx, FD, State, Control.lookup(B));
+      auto Controlled = Control.find(B);
+      Transfer T(Ctx, FD, State,
+                 Controlled == Control.end() ? nullptr : &Controlled->second,
+                 Control, DeclBlocks);
       for (const CFGElement &Elem : *B)
         T.element(Elem);
       unsigned Id = B->getBlockID();

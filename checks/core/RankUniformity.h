@@ -15,6 +15,7 @@
 
 #include "core/AnalysisContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <vector>
 
 namespace clang {
@@ -23,6 +24,7 @@ class CFGBlock;
 class Expr;
 class FunctionDecl;
 class ValueDecl;
+class VarDecl;
 } // namespace clang
 
 namespace ddp {
@@ -32,9 +34,20 @@ namespace ddp {
 /// to what the translation unit knows of it.
 using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, const Origin *>;
 
-/// Blocks executed under a rank-dependent branch, with the origin of that
-/// branch's condition.
-using ControlDivergence = llvm::DenseMap<const clang::CFGBlock *, const Origin *>;
+/// A rank-dependent branch that controls a block: the block is in the region
+/// between the branch and its join.
+struct ControllingBranch {
+  const clang::CFGBlock *Branch;
+  const Origin *Why;
+  bool operator==(const ControllingBranch &O) const {
+    return Branch == O.Branch && Why == O.Why;
+  }
+};
+
+/// For each block under rank-dependent branches, those branches.
+using ControlDivergence =
+    llvm::DenseMap<const clang::CFGBlock *,
+                   llvm::SmallVector<ControllingBranch, 2>>;
 
 class RankUniformity {
 public:
@@ -66,6 +79,8 @@ private:
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
+  /// The block that declares each local variable.
+  llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
   llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
 };
 
