@@ -174,6 +174,7 @@ SummaryDifference firstDifference(const SummaryNode *Left,
   size_t Prefix = 0;
   while (Prefix < L.size() && Prefix < R.size() && L[Prefix] == R[Prefix])
     ++Prefix;
+  Diff.Prefix = Prefix;
   Diff.Left = Prefix < L.size() ? L[Prefix] : nullptr;
   Diff.Right = Prefix < R.size() ? R[Prefix] : nullptr;
   return Diff;

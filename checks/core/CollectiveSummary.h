@@ -102,6 +102,8 @@ struct SummaryDifference {
   /// left (it issues fewer collectives).
   const SummaryNode *Left = nullptr;
   const SummaryNode *Right = nullptr;
+  /// How many top-level parts the two share before they differ.
+  unsigned Prefix = 0;
 };
 SummaryDifference firstDifference(const SummaryNode *Left,
                                   const SummaryNode *Right);

@@ -219,18 +219,29 @@ const SummaryNode *FunctionAnalysis::summarize(
 
 const CallSite *
 FunctionAnalysis::siteIssuing(const std::vector<const CFGBlock *> &Blocks,
-                              llvm::StringRef Op) const {
+                              llvm::StringRef Op, unsigned Skip) const {
   for (const CFGBlock *B : Blocks)
     for (const CallSite &Site : Sites[B->getBlockID()])
-      if (Site.Summary->mayIssue(Op))
+      if (Site.Summary->mayIssue(Op) && Skip-- == 0)
         return &Site;
   return nullptr;
+}
+
+std::vector<const CFGBlock *>
+FunctionAnalysis::without(const std::vector<const CFGBlock *> &Blocks,
+                          const std::vector<const CFGBlock *> &Remove) const {
+  llvm::DenseSet<const CFGBlock *> Removed(Remove.begin(), Remove.end());
+  std::vector<const CFGBlock *> Kept;
+  for (const CFGBlock *B : Blocks)
+    if (!Removed.contains(B))
+      Kept.push_back(B);
+  return Kept;
 }
 
 const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   if (!Cfg)
     return nullptr;
-  return siteIssuing(Uniformity->order(), Op);
+  return siteIssuing(Uniformity->order(), Op, 0);
 }
 
 void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
@@ -350,19 +361,47 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
         firstDifference(ArmSummaries[0], ArmSummaries[Other]);
     auto Region0 = region(Arms[0], Join);
     auto RegionOther = region(Arms[Other], Join);
+    // Blocks that only one side reaches. Sides can share blocks before the
+    // join when one of them may leave early.
+    auto Excl0 = without(Region0, RegionOther);
+    auto ExclOther = without(RegionOther, Region0);
+    // The differing collective may have been issued before, in the common
+    // prefix (`barrier; barrier;` against `barrier;`): blame the one after.
+    auto Repeats = [&](const SummaryNode *Part, const SummaryNode *Arm) {
+      unsigned N = 0;
+      auto Parts = topLevelParts(Arm);
+      for (unsigned I = 0; I < Diff.Prefix && I < Parts.size(); ++I)
+        N += Parts[I]->mayIssue(Part->firstOp());
+      return N;
+    };
     const CallSite *Site0 =
-        Diff.Left ? siteIssuing(Region0, Diff.Left->firstOp()) : nullptr;
+        Diff.Left ? siteIssuing(Excl0, Diff.Left->firstOp(),
+                                Repeats(Diff.Left, ArmSummaries[0]))
+                  : nullptr;
     const CallSite *SiteOther =
-        Diff.Right ? siteIssuing(RegionOther, Diff.Right->firstOp()) : nullptr;
+        Diff.Right ? siteIssuing(ExclOther, Diff.Right->firstOp(),
+                                 Repeats(Diff.Right, ArmSummaries[Other]))
+                   : nullptr;
 
     Finding F;
     F.Function = FD;
     const CallSite *Primary = Site0 ? Site0 : SiteOther;
     const CallSite *Secondary = Site0 ? SiteOther : nullptr;
+    bool PrimaryInFirst = Primary == Site0;
+    bool Shared = false;
+    if (!Primary) {
+      // The collective is in blocks both sides reach; one side can leave
+      // before it.
+      llvm::StringRef Op = Diff.Left ? Diff.Left->firstOp()
+                                     : Diff.Right ? Diff.Right->firstOp()
+                                                  : llvm::StringRef();
+      Primary = siteIssuing(without(Region0, Excl0), Op, 0);
+      Shared = true;
+    }
     if (!Primary)
       continue;
-    bool PrimaryInFirst = Primary == Site0;
-    F.Op = (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
+    F.Op = Shared ? (Diff.Left ? Diff.Left : Diff.Right)->firstOp().str()
+                  : (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
     if (Reported.lookup(Primary->Call))
       continue;
     Reported[Primary->Call] = true;
@@ -399,8 +438,15 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     F.Why = Uniformity->branchDivergence(B);
     unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];
     F.SiteOnTrueSide = PrimaryArm == 0;
-    if (F.Kind == Finding::Shape::Branch && !Secondary)
+    if (Shared) {
+      // The side with the early exit is the one that skips the collective.
+      findEarlyExit(Excl0, F);
+      F.SiteOnTrueSide = ArmIndex[F.EarlyExit.isValid() ? 0 : Other] != 0;
+      if (F.EarlyExit.isInvalid())
+        findEarlyExit(ExclOther, F);
+    } else if (F.Kind == Finding::Shape::Branch && !Secondary) {
       findEarlyExit(PrimaryInFirst ? RegionOther : Region0, F);
+    }
     Out.push_back(std::move(F));
   }
 }

@@ -85,9 +85,13 @@ private:
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// The first call in \p Blocks that can issue \p Op, after \p Skip such.
   const CallSite *
   siteIssuing(const std::vector<const clang::CFGBlock *> &Blocks,
-              llvm::StringRef Op) const;
+              llvm::StringRef Op, unsigned Skip) const;
+  std::vector<const clang::CFGBlock *>
+  without(const std::vector<const clang::CFGBlock *> &Blocks,
+          const std::vector<const clang::CFGBlock *> &Remove) const;
   void explainChain(const CallSite &Site, llvm::StringRef Op,
                     std::vector<CallStep> &Chain) const;
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,

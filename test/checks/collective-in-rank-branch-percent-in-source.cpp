@@ -1,20 +1,13 @@
-// XFAIL: *
 // RUN: %check_ddp_tidy %s ddp-collective-in-rank-branch %t -- -- %mock_flags
 
-// Known crash of ddp-collective-in-rank-branch, kept apart from
-// collective-in-rank-branch-known-gaps.cpp because a crash hides every
-// diagnostic of its file.
+// Origin notes quote source code; a '%' in it (rank % gpus_per_node) must
+// be printed as text, not read as a diagnostic format directive (this once
+// crashed both the plugin and ddp-clang-tidy).
 
 #include <c10d/ProcessGroup.hpp>
 
 using Tensors = std::vector<at::Tensor>;
 
-// FIXME(analysis): segmentation fault (plugin and ddp-clang-tidy alike) in
-// RankDivergenceCheckBase::explain. The origin note "'local_rank' is set from
-// 'pg->getRank() % 8' here" is passed to diag() as the format string, so the
-// '%' of the quoted source is read as a format directive. Any origin whose
-// source text contains '%' crashes, and `local_rank = rank % gpus_per_node`
-// is an everyday line.
 void localRankModulo(c10d::ProcessGroup *pg, Tensors &grads) {
   int local_rank = pg->getRank() % 8;
   if (local_rank == 0)
