@@ -42,6 +42,32 @@ bool isElseIf(const IfStmt *If, const Stmt *Body) {
   return false;
 }
 
+/// True if \p If is a statement of a `{ ... }` block in \p Body: a
+/// statement put after it stays in the same block. (After the unbraced body
+/// of a loop or an if, it would leave the loop or the if.)
+bool isInBlock(const IfStmt *If, const Stmt *Body) {
+  if (!Body)
+    return false;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Body))
+    if (llvm::is_contained(Block->body(), If))
+      return true;
+  for (const Stmt *Child : Body->children())
+    if (isInBlock(If, Child))
+      return true;
+  return false;
+}
+
+/// True if \p Block declares anything but variables (a type alias, a class):
+/// the barrier may name it, and would not compile once moved out.
+bool declaresTypes(const CompoundStmt *Block) {
+  for (const Stmt *S : Block->body())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (!isa<VarDecl>(D))
+          return true;
+  return false;
+}
+
 /// The whitespace that starts the line of \p Loc.
 StringRef lineIndent(SourceLocation Loc, const SourceManager &SM) {
   auto [FID, Offset] = SM.getDecomposedLoc(Loc);
@@ -64,7 +90,7 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
       isElseIf(If, F.Function->getBody()))
     return {};
   const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
-  if (!Then || Then->body_empty())
+  if (!Then || Then->body_empty() || declaresTypes(Then))
     return {};
   const auto *Last = dyn_cast<Expr>(Then->body_back());
   const SourceManager &SM = Context.getSourceManager();
@@ -92,7 +118,10 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
         CharSourceRange::getCharRange(If->getBeginLoc(), IfEnd), Barrier)};
 
   // Otherwise take the barrier's line out of the block and put it after the
-  // if, at the if's indentation.
+  // if, at the if's indentation: only where "after the if" is in the same
+  // block as the if.
+  if (!isInBlock(If, F.Function->getBody()))
+    return {};
   auto [FID, Begin] = SM.getDecomposedLoc(Last->getBeginLoc());
   unsigned End = SM.getFileOffset(AfterSemi);
   StringRef Buffer = SM.getBufferData(FID);

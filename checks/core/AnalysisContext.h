@@ -70,7 +70,7 @@ public:
   const Origin *origin(const void *Anchor, const void *Key,
                        clang::SourceLocation Loc,
                        llvm::function_ref<std::string()> Message,
-                       const Origin *Cause);
+                       const Origin *Cause, bool FromControl = false);
 
   /// The source text of \p R, on one line, shortened to \p Max characters.
   std::string text(clang::SourceRange R, size_t Max = 48) const;

@@ -25,9 +25,32 @@ static constexpr unsigned MaxSummaryDepth = 2000;
 /// Other calls that do not return (abort, assertion failures, TORCH_CHECK's
 /// failure path, exit(1)) end the whole job with an error: they are not the
 /// silent early exits that leave other ranks waiting.
+static bool isCleanExit(const CallExpr *Call, ASTContext &AST);
+
+/// True if \p S calls a clean exit: the body of a [[noreturn]] wrapper.
+static bool callsCleanExit(const Stmt *S, ASTContext &AST, unsigned Depth) {
+  if (!S || Depth > 2)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (isCleanExit(Call, AST))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (callsCleanExit(Child, AST, Depth))
+      return true;
+  return false;
+}
+
 static bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !Callee->getDeclName().isIdentifier() || Call->getNumArgs() < 1)
+  if (!Callee)
+    return false;
+  // A [[noreturn]] function of the user's that ends in exit(0).
+  if (const FunctionDecl *Def = Callee->getDefinition())
+    if (Def->isNoReturn() &&
+        !AST.getSourceManager().isInSystemHeader(Def->getLocation()) &&
+        callsCleanExit(Def->getBody(), AST, 1))
+      return true;
+  if (!Callee->getDeclName().isIdentifier() || Call->getNumArgs() < 1)
     return false;
   llvm::StringRef Name = Callee->getName();
   if (Name != "exit" && Name != "_exit" && Name != "_Exit" &&
@@ -244,6 +267,8 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   return siteIssuing(Uniformity->order(), Op, 0);
 }
 
+static std::string calleeName(const CallExpr *Call, const FunctionDecl *Callee);
+
 void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
                                     std::vector<CallStep> &Chain) const {
   const CallSite *Current = &Site;
@@ -256,9 +281,9 @@ void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
       return;
     CallStep Step;
     Step.Loc = Inner->Call->getBeginLoc();
-    Step.Caller = Current->Callee->getNameAsString();
+    Step.Caller = calleeName(Current->Call, Current->Callee);
     Step.Callee =
-        Inner->Callee ? Inner->Callee->getNameAsString() : Op.str();
+        Inner->Callee ? calleeName(Inner->Call, Inner->Callee) : Op.str();
     Chain.push_back(Step);
     Current = Inner;
   }
@@ -297,6 +322,20 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
   }
 }
 
+/// How to name the helper \p Callee called by \p Call: its name, or for a
+/// lambda the variable that holds it.
+static std::string calleeName(const CallExpr *Call, const FunctionDecl *Callee) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Method || !Method->getParent()->isLambda())
+    return Callee->getNameAsString();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (Op->getNumArgs() > 0)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+        return Ref->getDecl()->getNameAsString();
+  return "lambda";
+}
+
 static Finding::Shape shapeOf(const Stmt *Terminator) {
   if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Terminator))
     return Finding::Shape::Loop;
@@ -316,7 +355,13 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
   std::vector<const CFGBlock *> Branches;
   for (const auto &Entry : Uniformity->divergentBranches())
     Branches.push_back(Entry.first);
+  // Branches whose rank dependence comes by data flow go before those that
+  // are rank-dependent only because an earlier branch made them so.
   llvm::sort(Branches, [&](const CFGBlock *A, const CFGBlock *B) {
+    bool ControlA = Uniformity->branchDivergence(A)->FromControl;
+    bool ControlB = Uniformity->branchDivergence(B)->FromControl;
+    if (ControlA != ControlB)
+      return !ControlA;
     return Order[A->getBlockID()] > Order[B->getBlockID()];
   });
 
@@ -409,7 +454,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     F.Site = Primary->Call;
     F.IsBarrier = Primary->IsBarrier;
     if (Primary->Callee) {
-      F.Via = Primary->Callee->getNameAsString();
+      F.Via = calleeName(Primary->Call, Primary->Callee);
       explainChain(*Primary, F.Op, F.Chain);
       // A helper's barrier is still a barrier.
       if (const FunctionAnalysis *Callee = Index.analysisOf(Primary->Callee)) {

@@ -15,7 +15,20 @@ struct Origin {
   clang::SourceLocation Loc;
   std::string Message;
   const Origin *Cause = nullptr;
+  /// The dependence comes only from being assigned under a rank-dependent
+  /// branch (not from a rank source by data flow). Such explanations are
+  /// weaker: where a direct one exists, it is shown instead.
+  bool FromControl = false;
 };
+
+/// The better explanation of two: a direct one over one through control.
+inline const Origin *betterOrigin(const Origin *A, const Origin *B) {
+  if (!A)
+    return B;
+  if (!B)
+    return A;
+  return A->FromControl && !B->FromControl ? B : A;
+}
 
 } // namespace ddp
 

@@ -122,6 +122,17 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
   if (const Origin *Known = Ctx.Facts.decl(D))
     return Known;
   bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
+  // Every call of a function with internal linkage (static, anonymous
+  // namespace, lambda) is in this TU, and the arguments they pass are
+  // analysed: the parameter's name adds nothing.
+  if (const auto *Param = dyn_cast<ParmVarDecl>(D))
+    if (const auto *Fn =
+            dyn_cast_or_null<FunctionDecl>(Param->getDeclContext())) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+      if (!Fn->isExternallyVisible() ||
+          (Method && Method->getParent()->isLambda()))
+        NotVisible = false;
+    }
   if (const auto *VD = dyn_cast<VarDecl>(D))
     NotVisible |= VD->hasGlobalStorage() && !VD->isStaticLocal();
   if (!NotVisible || !D->getDeclName().isIdentifier() ||
@@ -144,9 +155,17 @@ bool Evaluator::isWorldSize(const Expr *E) {
     const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
     return Entry && Entry->Role == CallRole::UniformSource;
   }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (eval(DRE))
+      return false;
+    // `int n = pg->getSize();`
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->getInit() && isa<CallExpr>(VD->getInit()->IgnoreParenImpCasts()) &&
+          isWorldSize(VD->getInit()))
+        return true;
     return DRE->getDecl()->getDeclName().isIdentifier() &&
-           isWorldSizeName(DRE->getDecl()->getName()) && !eval(DRE);
+           isWorldSizeName(DRE->getDecl()->getName());
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->getMemberDecl()->getDeclName().isIdentifier() &&
            isWorldSizeName(ME->getMemberDecl()->getName()) && !eval(ME);
@@ -172,7 +191,7 @@ const Origin *Evaluator::comparison(const BinaryOperator *BO) {
   const Expr *Rank = LO ? L : R;
   const Expr *Other = LO ? R : L;
   if (LO && RO)
-    return LO;
+    return betterOrigin(LO, RO);
   if (!isPlainValue(Rank))
     return LO ? LO : RO;
   if (isWorldSize(Other))
@@ -188,11 +207,14 @@ const Origin *Evaluator::comparison(const BinaryOperator *BO) {
 }
 
 const Origin *Evaluator::anyChild(const Stmt *S) {
+  const Origin *Best = nullptr;
   for (const Stmt *Child : S->children())
-    if (const auto *E = dyn_cast_or_null<Expr>(Child))
-      if (const Origin *O = eval(E))
-        return O;
-  return nullptr;
+    if (const auto *E = dyn_cast_or_null<Expr>(Child)) {
+      Best = betterOrigin(Best, eval(E));
+      if (Best && !Best->FromControl)
+        return Best;
+    }
+  return Best;
 }
 
 const Origin *Evaluator::call(const CallExpr *Call) {
@@ -276,9 +298,10 @@ const Origin *Evaluator::eval(const Expr *E) {
       return eval(BO->getRHS());
     if (BO->getOpcode() == BO_Comma)
       return eval(BO->getRHS());
-    if (const Origin *O = eval(BO->getLHS()))
-      return O;
-    return eval(BO->getRHS());
+    const Origin *L = eval(BO->getLHS());
+    if (L && !L->FromControl)
+      return L;
+    return betterOrigin(L, eval(BO->getRHS()));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     if (const Origin *O = eval(CO->getCond()))
@@ -393,7 +416,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
       return fmt::format("'{}' is assigned under a rank-dependent condition "
                          "here",
                          declName(Target));
-    }, Control);
+    }, Control, /*FromControl=*/true);
   }
   if (Why) {
     State[Target] = Why;
@@ -407,6 +430,15 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
   }
 }
 
+/// True for a parameter through which the callee can write the caller's
+/// variable: a reference or a pointer to non-const.
+static bool isOutParameter(const ParmVarDecl *Param) {
+  QualType T = Param->getType();
+  if (T->isReferenceType() || T->isPointerType())
+    return !T->getPointeeType().isConstQualified();
+  return false;
+}
+
 void Transfer::passArguments(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Ctx.isAnalysable(Callee))
@@ -418,10 +450,22 @@ void Transfer::passArguments(const CallExpr *Call) {
   for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
     if (I - Offset >= Def->getNumParams())
       break;
+    const ParmVarDecl *Param = Def->getParamDecl(I - Offset);
+    // `queryRank(pg, r)` with `void queryRank(..., int &out) { out = rank; }`:
+    // the callee wrote a rank-dependent value into the caller's variable.
+    if (isOutParameter(Param))
+      if (const Origin *Written = Ctx.Facts.decl(Param)) {
+        bool Exact;
+        if (const ValueDecl *Target = targetDecl(Call->getArg(I), Exact))
+          State[Target] = Ctx.origin(Call, Target, Call->getBeginLoc(), [&] {
+            return fmt::format("'{}' is set to a rank-dependent value by '{}' "
+                               "here",
+                               declName(Target), Def->getNameAsString());
+          }, Written);
+      }
     const Origin *O = Eval.eval(Call->getArg(I));
     if (!O)
       continue;
-    const ParmVarDecl *Param = Def->getParamDecl(I - Offset);
     Ctx.Facts.addDecl(Param, Ctx.origin(Call, Param, Call->getArg(I)->getBeginLoc(), [&] {
       return fmt::format("'{}' receives a rank-dependent argument here",
                          declName(Param));
@@ -443,7 +487,8 @@ void Transfer::call(const CallExpr *Call) {
                              declName(Target), Entry->Display);
         }, nullptr);
         State[Target] = O;
-        if (!isa<VarDecl>(Target) || !cast<VarDecl>(Target)->hasLocalStorage())
+        const auto *VD = dyn_cast<VarDecl>(Target);
+        if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
           Ctx.Facts.addDecl(Target, O);
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
@@ -516,8 +561,9 @@ void Transfer::element(const CFGElement &Elem) {
     bool Exact;
     const ValueDecl *Target = targetDecl(BO->getLHS(), Exact);
     const Origin *O = Eval.eval(BO->getRHS());
-    if (BO->isCompoundAssignmentOp() && !O)
-      O = Eval.eval(BO->getLHS());
+    // `i += world`: a uniform step keeps i's own explanation.
+    if (BO->isCompoundAssignmentOp() && !O && Eval.eval(BO->getLHS()))
+      return;
     assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
            O);
     return;
