@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -75,6 +76,48 @@ std::string AnalysisContext::text(const Expr *E, size_t Max) const {
 bool AnalysisContext::isRankName(llvm::StringRef Name) const {
   return Opts.RankNameHeuristic && RankNameValid && !Name.empty() &&
          RankName.match(Name);
+}
+
+static bool derivesFromGroup(const CXXRecordDecl *RD, unsigned Depth) {
+  if (!RD || Depth > 8)
+    return false;
+  RD = RD->getDefinition();
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  if (Name == "c10d::ProcessGroup" || Name == "c10d::Backend" ||
+      Name == "c10d::Store")
+    return true;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (derivesFromGroup(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool AnalysisContext::isGroupType(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  auto [It, Inserted] = GroupTypes.try_emplace(T.getTypePtr(), false);
+  if (!Inserted)
+    return It->second;
+  bool Result = false;
+  if (T->isPointerType()) {
+    Result = isGroupType(T->getPointeeType());
+  } else if (const auto *RD = T->getAsCXXRecordDecl()) {
+    // intrusive_ptr<ProcessGroupGloo>, shared_ptr<c10d::Store>, ...
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+      llvm::StringRef Name = Spec->getName();
+      if ((Name == "intrusive_ptr" || Name == "shared_ptr" ||
+           Name == "unique_ptr" || Name == "weak_intrusive_ptr") &&
+          Spec->getTemplateArgs().size() > 0 &&
+          Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        Result = isGroupType(Spec->getTemplateArgs()[0].getAsType());
+    }
+    Result = Result || derivesFromGroup(RD, 0);
+  }
+  GroupTypes[T.getTypePtr()] = Result;
+  return Result;
 }
 
 bool AnalysisContext::isLibraryDecl(const Decl *D) const {

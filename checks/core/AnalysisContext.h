@@ -13,6 +13,8 @@
 #include <deque>
 #include <utility>
 
+#include "clang/AST/Type.h"
+
 namespace clang {
 class ASTContext;
 class Decl;
@@ -77,6 +79,10 @@ public:
   std::string text(const clang::Expr *E, size_t Max = 48) const;
 
   bool isRankName(llvm::StringRef Name) const;
+  /// True for c10d process groups, backends and stores, and pointers to
+  /// them: built with the rank as an argument, yet the same group on every
+  /// rank.
+  bool isGroupType(clang::QualType T);
   bool isRankEnvVar(llvm::StringRef Name) const {
     return RankEnvVars.contains(Name);
   }
@@ -94,6 +100,7 @@ private:
   bool RankNameValid = false;
   llvm::StringSet<> RankEnvVars;
   llvm::StringSet<> LibraryNamespaces;
+  llvm::DenseMap<const clang::Type *, bool> GroupTypes;
 };
 
 } // namespace ddp

@@ -108,9 +108,12 @@ const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
 }
 
 std::vector<const CFGBlock *>
-FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop) const {
+FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
+                         const CFGBlock *Branch) const {
+  // Blocks reachable from From before Stop (and, if given, before coming
+  // back to Branch around a loop).
   std::vector<const CFGBlock *> Blocks;
-  if (!From || From == Stop)
+  if (!From || From == Stop || From == Branch)
     return Blocks;
   std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
   std::vector<const CFGBlock *> Work{From};
@@ -120,7 +123,7 @@ FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop) const {
     Work.pop_back();
     Blocks.push_back(B);
     for (const CFGBlock *Succ : B->succs())
-      if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+      if (Succ && Succ != Stop && Succ != Branch && !Seen[Succ->getBlockID()]) {
         Seen[Succ->getBlockID()] = true;
         Work.push_back(Succ);
       }
@@ -157,6 +160,21 @@ void FunctionAnalysis::computeUniformity() {
   }
 }
 
+/// The communicator a C API collective runs on: its MPI_Comm or ncclComm_t
+/// argument. (A c10d process group is the same group on every rank.)
+static const Expr *communicatorOf(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs();
+       ++I) {
+    std::string Type = Callee->getParamDecl(I)->getType().getAsString();
+    if (Type == "MPI_Comm" || Type == "ncclComm_t")
+      return Call->getArg(I);
+  }
+  return nullptr;
+}
+
 void FunctionAnalysis::computeSites() {
   if (!Cfg)
     return;
@@ -182,6 +200,12 @@ void FunctionAnalysis::computeSites() {
                       Ctx.GradientSyncArmed);
         if (!Syncs)
           continue;
+        // A collective on a communicator that itself depends on the rank
+        // (a sub-communicator chosen by colour) is called by exactly its
+        // members: which ranks those are is beyond this analysis.
+        if (const Expr *Comm = communicatorOf(Call))
+          if (Uniformity->divergenceAt(B, Comm))
+            continue;
         Site.Summary = Ctx.Summaries.op(Entry->Display);
         Site.IsBarrier = Entry->Role == CallRole::Barrier;
       } else {
@@ -404,8 +428,8 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
 
     SummaryDifference Diff =
         firstDifference(ArmSummaries[0], ArmSummaries[Other]);
-    auto Region0 = region(Arms[0], Join);
-    auto RegionOther = region(Arms[Other], Join);
+    auto Region0 = region(Arms[0], Join, B);
+    auto RegionOther = region(Arms[Other], Join, B);
     // Blocks that only one side reaches. Sides can share blocks before the
     // join when one of them may leave early.
     auto Excl0 = without(Region0, RegionOther);
@@ -490,7 +514,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
       if (F.EarlyExit.isInvalid())
         findEarlyExit(ExclOther, F);
     } else if (F.Kind == Finding::Shape::Branch && !Secondary) {
-      findEarlyExit(PrimaryInFirst ? RegionOther : Region0, F);
+      findEarlyExit(PrimaryInFirst ? ExclOther : Excl0, F);
     }
     Out.push_back(std::move(F));
   }

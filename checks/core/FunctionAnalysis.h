@@ -79,7 +79,8 @@ public:
 private:
   const clang::CFGBlock *joinOf(const clang::CFGBlock *B) const;
   std::vector<const clang::CFGBlock *>
-  region(const clang::CFGBlock *From, const clang::CFGBlock *Stop) const;
+  region(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
+         const clang::CFGBlock *Branch = nullptr) const;
   const SummaryNode *
   summarize(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,

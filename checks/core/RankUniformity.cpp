@@ -242,13 +242,9 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     if (Entry->Role != CallRole::RankSource)
       return nullptr;
   }
-  if (FD) {
+  if (FD)
     if (const Origin *Returned = Ctx.Facts.returns(FD->getCanonicalDecl()))
-      return Ctx.origin(Call, key(KeyReturnCall), Call->getBeginLoc(), [&] {
-        return fmt::format("'{}' returns a rank-dependent value",
-                           FD->getNameAsString());
-      }, Returned);
-  }
+      return Returned; // "'f' returns a rank-dependent value here"
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
     if (const Origin *O = eval(MCE->getImplicitObjectArgument()))
       return O;
@@ -262,6 +258,10 @@ const Origin *Evaluator::eval(const Expr *E) {
   if (!E)
     return nullptr;
   E = E->IgnoreParenImpCasts();
+  // A process group is the same group on every rank, though built with the
+  // rank (ProcessGroupGloo(store, rank, size, ...)).
+  if (Ctx.isGroupType(E->getType()))
+    return nullptr;
   if (isa<IntegerLiteral, FloatingLiteral, StringLiteral, CharacterLiteral,
           CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, CXXThisExpr, LambdaExpr,
           UnaryExprOrTypeTraitExpr, CXXDefaultArgExpr>(E))
@@ -497,6 +497,18 @@ void Transfer::call(const CallExpr *Call) {
       }
     }
   }
+  // MPI_Comm_split(comm, color, key, &sub): with a rank-dependent colour, the
+  // communicator a rank gets depends on its rank.
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (Callee->getDeclName().isIdentifier() &&
+        (Callee->getName() == "MPI_Comm_split" ||
+         Callee->getName() == "ncclCommSplit") &&
+        Call->getNumArgs() > 3)
+      if (const Origin *Color = Eval.eval(Call->getArg(1))) {
+        bool Exact;
+        if (const ValueDecl *Target = targetDecl(Call->getArg(3), Exact))
+          assign(Target, false, Call->getArg(1), Call, Color);
+      }
   // A mutating method given a rank-dependent argument taints its object:
   // `names.push_back(rank)`.
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
@@ -607,6 +619,12 @@ void Transfer::element(const CFGElement &Elem) {
 }
 
 } // namespace
+
+const Origin *RankUniformity::divergenceAt(const CFGBlock *B,
+                                           const Expr *E) const {
+  Evaluator Eval(Ctx, Out[B->getBlockID()]);
+  return Eval.eval(E);
+}
 
 const Expr *RankUniformity::branchCondition(const CFGBlock *B) {
   const Stmt *Cond = B->getTerminatorCondition(/*StripParens=*/true);

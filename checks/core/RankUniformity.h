@@ -67,6 +67,10 @@ public:
     return Branches;
   }
 
+  /// Why \p E, evaluated at the end of \p B, depends on the rank, or null.
+  const Origin *divergenceAt(const clang::CFGBlock *B,
+                             const clang::Expr *E) const;
+
   /// The expression the branch that ends \p B tests, or null.
   static const clang::Expr *branchCondition(const clang::CFGBlock *B);
 
