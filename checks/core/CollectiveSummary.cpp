@@ -20,24 +20,6 @@ void SummaryNode::Profile(llvm::FoldingSetNodeID &ID) const {
   profile(ID, K, Op, Kids);
 }
 
-llvm::StringRef SummaryNode::firstOp() const {
-  if (K == Kind::Op)
-    return Op;
-  for (const SummaryNode *Kid : Kids) {
-    llvm::StringRef First = Kid->firstOp();
-    if (!First.empty())
-      return First;
-  }
-  return "";
-}
-
-bool SummaryNode::mayIssue(llvm::StringRef Name) const {
-  if (K == Kind::Op)
-    return Op == Name;
-  return llvm::any_of(Kids,
-                      [&](const SummaryNode *Kid) { return Kid->mayIssue(Name); });
-}
-
 static void render(const SummaryNode *N, std::string &Out, unsigned &Budget) {
   if (Budget == 0) {
     Out += "...";
@@ -100,6 +82,17 @@ SummaryContext::intern(SummaryNode::Kind K, llvm::StringRef Op,
   llvm::StringRef Stored = Op.empty() ? "" : Names.insert(Op).first->getKey();
   auto *N = new (Alloc.Allocate<SummaryNode>())
       SummaryNode(K, Stored, Kids, Owned.size());
+  if (K == SummaryNode::Kind::Op) {
+    N->First = Stored;
+    N->Ops.push_back(Stored);
+  }
+  for (const SummaryNode *Kid : Kids) {
+    if (N->First.empty())
+      N->First = Kid->First;
+    for (llvm::StringRef KidOp : Kid->Ops)
+      if (!llvm::is_contained(N->Ops, KidOp))
+        N->Ops.push_back(KidOp);
+  }
   Owned.push_back(N);
   Nodes.InsertNode(N, InsertPos);
   return N;
@@ -117,7 +110,8 @@ const SummaryNode *
 SummaryContext::seq(llvm::ArrayRef<const SummaryNode *> Parts) {
   llvm::SmallVector<const SummaryNode *, 8> Flat;
   for (const SummaryNode *Part : Parts) {
-    if (!Part || Part->isEmpty())
+    // Parts that issue no collective (an empty loop) add nothing.
+    if (!Part || !Part->mayIssueAny())
       continue;
     if (Part->getKind() == SummaryNode::Kind::Seq)
       Flat.append(Part->children().begin(), Part->children().end());
@@ -146,11 +140,47 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
     return A->getId() < B->getId();
   });
   Flat.erase(std::unique(Flat.begin(), Flat.end()), Flat.end());
-  if (Flat.empty())
+  if (Flat.empty() || llvm::none_of(Flat, [](const SummaryNode *Alt) {
+        return Alt->mayIssueAny();
+      }))
     return Empty;
   if (Flat.size() == 1)
     return Flat.front();
-  return intern(SummaryNode::Kind::Choice, "", Flat);
+  // Factor what every alternative starts or ends with:
+  // (x·a | x·b) = x·(a | b) and (a·x | b·x) = (a | b)·x. Summaries built
+  // path by path repeat the code after a join in every alternative; this
+  // keeps them small and makes equal behaviour compare equal.
+  llvm::SmallVector<llvm::SmallVector<const SummaryNode *, 8>, 4> Parts;
+  for (const SummaryNode *Alt : Flat)
+    Parts.push_back(topLevelParts(Alt));
+  auto Shortest = llvm::min_element(Parts, [](const auto &A, const auto &B) {
+    return A.size() < B.size();
+  })->size();
+  size_t Prefix = 0;
+  while (Prefix < Shortest &&
+         llvm::all_of(Parts, [&](const auto &P) {
+           return P[Prefix] == Parts[0][Prefix];
+         }))
+    ++Prefix;
+  size_t Suffix = 0;
+  while (Suffix < Shortest - Prefix &&
+         llvm::all_of(Parts, [&](const auto &P) {
+           return P[P.size() - 1 - Suffix] ==
+                  Parts[0][Parts[0].size() - 1 - Suffix];
+         }))
+    ++Suffix;
+  if (Prefix == 0 && Suffix == 0)
+    return intern(SummaryNode::Kind::Choice, "", Flat);
+  llvm::SmallVector<const SummaryNode *, 4> Middles;
+  for (const auto &P : Parts)
+    Middles.push_back(
+        seq(llvm::ArrayRef<const SummaryNode *>(P).slice(
+            Prefix, P.size() - Prefix - Suffix)));
+  llvm::SmallVector<const SummaryNode *, 8> Result(Parts[0].begin(),
+                                                   Parts[0].begin() + Prefix);
+  Result.push_back(choice(Middles));
+  Result.append(Parts[0].end() - Suffix, Parts[0].end());
+  return seq(Result);
 }
 
 llvm::SmallVector<const SummaryNode *, 8> topLevelParts(const SummaryNode *N) {

@@ -13,6 +13,7 @@
 #define DDP_CORE_COLLECTIVESUMMARY_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -39,10 +40,14 @@ public:
   static void profile(llvm::FoldingSetNodeID &ID, Kind K, llvm::StringRef Op,
                       llvm::ArrayRef<const SummaryNode *> Kids);
 
-  /// The first collective this node can issue, or "" if none.
-  llvm::StringRef firstOp() const;
-  /// True if \p Op can be issued by this node.
-  bool mayIssue(llvm::StringRef Op) const;
+  /// The first collective this node can issue, or "" if none. O(1).
+  llvm::StringRef firstOp() const { return First; }
+  /// True if \p Op can be issued by this node. Computed once per node, so
+  /// queries on shared sub-summaries never walk the DAG as a tree.
+  bool mayIssue(llvm::StringRef Op) const {
+    return llvm::is_contained(Ops, Op);
+  }
+  bool mayIssueAny() const { return !Ops.empty(); }
   /// Short human-readable form: "allreduce, (barrier | -)", "loop".
   std::string str(unsigned MaxOps = 6) const;
 
@@ -56,6 +61,9 @@ private:
   llvm::StringRef Op;
   llvm::SmallVector<const SummaryNode *, 2> Kids;
   unsigned Id;
+  llvm::StringRef First;
+  /// The distinct collectives this node can issue.
+  llvm::SmallVector<llvm::StringRef, 4> Ops;
 };
 
 /// Owns and interns summary nodes.
@@ -96,7 +104,7 @@ private:
 /// the node itself.
 llvm::SmallVector<const SummaryNode *, 8> topLevelParts(const SummaryNode *N);
 
-/// Where two summaries first differ, after their common prefix and suffix.
+/// Where two summaries first differ, after their common prefix.
 struct SummaryDifference {
   /// The first differing part on each side; null where that side has nothing
   /// left (it issues fewer collectives).

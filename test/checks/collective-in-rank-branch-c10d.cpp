@@ -125,6 +125,15 @@ void exitOnHighRanks(c10d::ProcessGroup *pg, Tensors &params) {
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'broadcast' is skipped by ranks that leave early when 'rank >= 4' [ddp-collective-in-rank-branch]
 
+// The workers exit cleanly through a [[noreturn]] wrapper of std::exit(0).
+[[noreturn]] void leaveCleanly() { std::exit(0); }
+void noreturnOnWorkers(c10d::ProcessGroup *pg, Tensors &grads) {
+  if (pg->getRank() != 0)
+    leaveCleanly();
+  pg->allreduce(grads);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'pg->getRank() != 0' [ddp-collective-in-rank-branch]
+
 // Rank r calls allreduce r times.
 void loopBoundIsRank(c10d::ProcessGroup *pg, Tensors &grads) {
   int rank = pg->getRank();

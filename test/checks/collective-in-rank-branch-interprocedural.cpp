@@ -36,6 +36,15 @@ void lambdaUnderRank(c10d::ProcessGroup *pg, Tensors &grads) {
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'allreduce' in '{{[^']+}}' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
 
+// The message names a lambda by the variable it is called through.
+void lambdaUnderRankNamed(c10d::ProcessGroup *pg, Tensors &grads) {
+  int rank = pg->getRank();
+  auto syncGrads = [&] { pg->allreduce(grads)->wait(); };
+  if (rank == 0)
+    syncGrads();
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'allreduce' in 'syncGrads' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
+
 // A lambda that captures the rank and branches on it inside its body.
 void lambdaCapturesRank(c10d::ProcessGroup *pg, Tensors &grads) {
   int rank = pg->getRank();
@@ -102,6 +111,16 @@ void returnedRank(c10d::ProcessGroup *pg, Tensors &grads) {
     doSync(pg, grads);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'allreduce' in 'doSync' is reached only by ranks where 'myRank(pg) == 0' [ddp-collective-in-rank-branch]
+
+// The rank written back through a user helper's reference out-parameter.
+void queryRank(c10d::ProcessGroup *pg, int &out) { out = pg->getRank(); }
+void rankThroughRefOutParam(c10d::ProcessGroup *pg, Tensors &grads) {
+  int r = -1;
+  queryRank(pg, r);
+  if (r == 0)
+    pg->allreduce(grads);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:9: warning: 'allreduce' is reached only by ranks where 'r == 0' [ddp-collective-in-rank-branch]
 
 // A helper that branches on the rank internally: reported inside the helper.
 void saveAndSync(c10d::ProcessGroup *pg, Tensors &grads) {

@@ -10,23 +10,12 @@
 
 using Tensors = std::vector<at::Tensor>;
 
-// FIXME(analysis): circular note. The warning is right, but the chain
-// explains `i < rank` through "'i' is assigned under a rank-dependent
-// condition here" at `++i`: the condition meant is this very loop condition.
-// The reason is `rank`, and the chain should go straight to it.
-void loopBoundIsRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
-  int rank = pg->getRank();
-  for (int i = 0; i < rank; ++i)
-    pg->allreduce(grads);
-}
-// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: the loop condition 'i < rank' depends on the rank [ddp-collective-in-rank-branch]
-// CHECK-NOTES: :[[@LINE-4]]:19: note: this loop condition depends on the rank
-// CHECK-NOTES: :[[@LINE-6]]:14: note: 'rank' is set from 'pg->getRank()' here
-
-// FIXME(analysis): circular note. `pending` is rank-dependent from its
-// initialisation; the chain adds "'pending' is assigned under a
-// rank-dependent condition here" at `--pending`, whose condition is the loop
-// condition being explained.
+// FIXME(analysis): circular note, unchanged. The warning and the origin note
+// ("'pending' is set from 'pg->getRank() + 1' here") are right, but between
+// them the chain still adds "'pending' is assigned under a rank-dependent
+// condition here" at `--pending`, whose condition is the loop condition being
+// explained. (The analogous for loop with ++i is fixed now; see
+// loopBoundIsRankNotes in collective-in-rank-branch-notes.cpp.)
 void whileOnRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
   int pending = pg->getRank() + 1;
   while (pending > 0) {
@@ -38,10 +27,12 @@ void whileOnRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
 // CHECK-NOTES: :[[@LINE-6]]:10: note: this loop condition depends on the rank
 // CHECK-NOTES: :[[@LINE-8]]:17: note: 'pending' is set from 'pg->getRank() + 1' here
 
-// FIXME(analysis): misleading notes. The warning now names the range, but the
-// chain explains it with the compiler's hidden variables: "'__begin1' is set
-// from ':' here" and "'__range1' is set from 'bucketsFor(pg->getRank())'
-// here". It should lead from the range straight to getRank().
+// FIXME(analysis): misleading notes. The warning names the range and the
+// first note now reads "the length of this range depends on the rank", but
+// the chain still explains it with the compiler's hidden variables
+// ("'__begin1' is set from ':' here", "'__range1' is set from
+// 'bucketsFor(pg->getRank())' here") and never reaches "'pg->getRank()'
+// returns the rank of this process".
 std::vector<int> bucketsFor(int rank);
 void rangeForNotes(c10d::ProcessGroup *pg, Tensors &grads) {
   for (int b : bucketsFor(pg->getRank()))

@@ -56,6 +56,16 @@ void mpiEnvRank(float *buf, int n) {
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
 
+// The rank from a user wrapper around MPI_Comm_rank (pointer out-parameter).
+void get_rank(int *out) { MPI_Comm_rank(MPI_COMM_WORLD, out); }
+void rankThroughMpiWrapper(float *buf, int n) {
+  int me;
+  get_rank(&me);
+  if (me == 0)
+    MPI_Bcast(buf, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' is reached only by ranks where 'me == 0' [ddp-collective-in-rank-branch]
+
 // NCCL: the rank from ncclCommUserRank, allreduce on rank 0 only.
 void ncclAllReduceOnRoot(ncclComm_t comm, const float *in, float *out,
                          size_t n, cudaStream_t s) {
@@ -138,6 +148,16 @@ void mpiSplitEveryRank(MPI_Comm *sub) {
   int r;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   MPI_Comm_split(MPI_COMM_WORLD, r % 2, r, sub);
+}
+
+// Ranks 0-3 reduce on the sub-communicator that only they belong to.
+void subCommunicatorMembers(const float *in, float *out, int n) {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm sub;
+  MPI_Comm_split(MPI_COMM_WORLD, r < 4, r, &sub);
+  if (r < 4)
+    MPI_Allreduce(in, out, n, MPI_FLOAT, MPI_SUM, sub);
 }
 
 // A loop bound that was reduced with MPI_MAX: the same on every rank.

@@ -51,6 +51,14 @@ void rankBelowWorldSize(c10d::ProcessGroup *pg, Tensors &grads) {
     pg->allreduce(grads);
 }
 
+// rank < n holds on every rank when n is the world size, whatever its name.
+void rankBelowSizeNamedN(c10d::ProcessGroup *pg, Tensors &grads) {
+  int rank = pg->getRank();
+  int n = pg->getSize();
+  if (rank < n)
+    pg->allreduce(grads);
+}
+
 // rank >= 0 holds on every rank.
 void rankNonNegative(c10d::ProcessGroup *pg, Tensors &grads) {
   int rank = pg->getRank();

@@ -127,9 +127,8 @@ void notesIsMain(c10d::ProcessGroup *pg, Tensors &grads) {
 }
 // CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is reached only by ranks where 'isMain(pg)' [ddp-collective-in-rank-branch]
 // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition depends on the rank
-// CHECK-NOTES: :[[@LINE-5]]:7: note: 'isMain' returns a rank-dependent value
-// CHECK-NOTES: :[[@LINE-9]]:3: note: 'isMain' returns a rank-dependent value here
-// CHECK-NOTES: :[[@LINE-10]]:10: note: 'pg->getRank()' returns the rank of this process
+// CHECK-NOTES: :[[@LINE-8]]:3: note: 'isMain' returns a rank-dependent value here
+// CHECK-NOTES: :[[@LINE-9]]:10: note: 'pg->getRank()' returns the rank of this process
 
 // The rank kept in a field (with a name that does not look like a rank),
 // set in the constructor and tested in a method.
@@ -194,3 +193,13 @@ void notesMpi(float *buf, int n) {
 // CHECK-NOTES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' is reached only by ranks where 'r == 0' [ddp-collective-in-rank-branch]
 // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-6]]:3: note: 'r' is set to the rank by 'MPI_Comm_rank' here
+
+// A loop bounded by the rank: the chain goes from the loop condition straight to getRank().
+void loopBoundIsRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
+  int rank = pg->getRank();
+  for (int i = 0; i < rank; ++i)
+    pg->allreduce(grads);
+}
+// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: the loop condition 'i < rank' depends on the rank [ddp-collective-in-rank-branch]
+// CHECK-NOTES: :[[@LINE-4]]:19: note: this loop condition depends on the rank
+// CHECK-NOTES: :[[@LINE-6]]:14: note: 'rank' is set from 'pg->getRank()' here

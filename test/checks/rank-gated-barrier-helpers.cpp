@@ -68,10 +68,9 @@ void rankFromHelper(c10d::ProcessGroup *pg, const at::Tensor &w) {
 }
 // CHECK-NOTES: :[[@LINE-3]]:9: warning: 'barrier' is reached only by ranks where 'myRank(pg) == 0' [ddp-rank-gated-barrier]
 // CHECK-NOTES: :[[@LINE-6]]:7: note: this condition depends on the rank
-// CHECK-NOTES: :[[@LINE-7]]:7: note: 'myRank' returns a rank-dependent value
-// CHECK-NOTES: :[[@LINE-43]]:3: note: 'myRank' returns a rank-dependent value here
-// CHECK-NOTES: :[[@LINE-44]]:10: note: 'pg->getRank()' returns the rank of this process
-// CHECK-NOTES: :[[@LINE-8]]:9: note: every rank must call 'barrier'; move it after the 'if'
+// CHECK-NOTES: :[[@LINE-42]]:3: note: 'myRank' returns a rank-dependent value here
+// CHECK-NOTES: :[[@LINE-43]]:10: note: 'pg->getRank()' returns the rank of this process
+// CHECK-NOTES: :[[@LINE-7]]:9: note: every rank must call 'barrier'; move it after the 'if'
 // CHECK-FIXES:      {{^}}  if (myRank(pg) == 0) {{{$}}
 // CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
 // CHECK-FIXES-NEXT: {{^}}  }{{$}}
@@ -147,3 +146,18 @@ void uniformValueFromHelper(c10d::ProcessGroup *pg) {
   if (worldSize(pg) > 1)
     syncAll(pg);
 }
+
+// The helper is a lambda: the warning and the chain name it as the user wrote it.
+void lambdaSyncOnRoot(c10d::ProcessGroup *pg, const at::Tensor &w) {
+  auto sync = [pg] { pg->barrier()->wait(); };
+  int rank = pg->getRank();
+  if (rank == 0) {
+    save(w);
+    sync();
+  }
+}
+// CHECK-NOTES: :[[@LINE-3]]:5: warning: 'barrier' in 'sync' is reached only by ranks where 'rank == 0' [ddp-rank-gated-barrier]
+// CHECK-NOTES: :[[@LINE-6]]:7: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-8]]:14: note: 'rank' is set from 'pg->getRank()' here
+// CHECK-NOTES: :[[@LINE-10]]:22: note: 'sync' calls 'barrier' here
+// CHECK-NOTES: :[[@LINE-7]]:5: note: every rank must call 'barrier'; call it where all ranks pass

@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <mpi.h>
 
+#ifndef MPI_UNDEFINED
+#define MPI_UNDEFINED (-32766)
+#endif
+
 void writeResults();
 int check();
 
@@ -145,3 +149,20 @@ void mpiIbarrierOverlapsWrite() {
     writeResults();
   MPI_Wait(&req, MPI_STATUS_IGNORE);
 }
+
+// Negative: a barrier on a communicator holding exactly the ranks in the branch; not moved.
+void writersOnlyBarrier(int num_writers) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm writers;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < num_writers ? 0 : MPI_UNDEFINED, rank,
+                 &writers);
+  if (rank < num_writers) {
+    writeResults();
+    MPI_Barrier(writers);
+  }
+}
+// CHECK-FIXES:      {{^}}  if (rank < num_writers) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    writeResults();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    MPI_Barrier(writers);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
