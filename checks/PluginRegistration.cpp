@@ -11,6 +11,7 @@
 #include "DdpTidyModule.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdio>
+#include <initializer_list>
 #include <link.h>
 #include <string>
 #include <unistd.h>
@@ -21,11 +22,11 @@
 
 namespace {
 
-/// The LLVM major version in a path such as ".../libLLVM.so.19.1" or
-/// "/usr/lib/llvm-19/bin/clang-tidy", or 0.
-int majorInPath(llvm::StringRef Path) {
-  for (llvm::StringRef Marker :
-       {"libLLVM.so.", "libLLVM-", "libclang-cpp.so.", "/llvm-"}) {
+/// The LLVM major version after one of \p Markers in \p Path, such as
+/// ".../libLLVM.so.19.1" or "/usr/lib/llvm-19/bin/clang-tidy", or 0.
+int majorInPath(llvm::StringRef Path,
+                std::initializer_list<llvm::StringRef> Markers) {
+  for (llvm::StringRef Marker : Markers) {
     size_t At = Path.rfind(Marker);
     if (At == llvm::StringRef::npos)
       continue;
@@ -42,9 +43,15 @@ int majorInPath(llvm::StringRef Path) {
 
 int hostMajor() {
   int Found = 0;
+  // The LLVM libraries the host loaded (not this plugin's own path, which
+  // may well contain "llvm-N" too).
   dl_iterate_phdr(
       [](dl_phdr_info *Info, size_t, void *Data) {
-        int Major = Info->dlpi_name ? majorInPath(Info->dlpi_name) : 0;
+        int Major = Info->dlpi_name
+                        ? majorInPath(Info->dlpi_name,
+                                      {"libLLVM.so.", "libLLVM-",
+                                       "libclang-cpp.so."})
+                        : 0;
         if (Major)
           *static_cast<int *>(Data) = Major;
         return Major ? 1 : 0;
@@ -55,7 +62,7 @@ int hostMajor() {
   char Exe[4096];
   ssize_t Len = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
   if (Len > 0)
-    return majorInPath(llvm::StringRef(Exe, Len));
+    return majorInPath(llvm::StringRef(Exe, Len), {"/llvm-"});
   return 0;
 }
 

@@ -15,19 +15,24 @@ RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
                                                  ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context) {
   ::ddp::AnalysisOptions Defaults;
-  Analysis.Collectives = Options.get("Collectives", "").str();
-  Analysis.Barriers = Options.get("Barriers", "").str();
-  Analysis.PointToPoint = Options.get("PointToPoint", "").str();
-  Analysis.RankSources = Options.get("RankSources", "").str();
-  Analysis.UniformSources = Options.get("UniformSources", "").str();
+  // Both checks read the same settings: set once as global options
+  // (CheckOptions: {Collectives: 'MyComm::sync'}), or per check.
+  Analysis.Collectives = Options.getLocalOrGlobal("Collectives", "").str();
+  Analysis.Barriers = Options.getLocalOrGlobal("Barriers", "").str();
+  Analysis.PointToPoint = Options.getLocalOrGlobal("PointToPoint", "").str();
+  Analysis.RankSources = Options.getLocalOrGlobal("RankSources", "").str();
+  Analysis.UniformSources =
+      Options.getLocalOrGlobal("UniformSources", "").str();
   Analysis.RankEnvVars =
-      Options.get("RankEnvVars", Defaults.RankEnvVars).str();
-  Analysis.RankNameHeuristic =
-      Options.get("RankNameHeuristic", Defaults.RankNameHeuristic);
+      Options.getLocalOrGlobal("RankEnvVars", Defaults.RankEnvVars).str();
+  Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
+      "RankNameHeuristic", Defaults.RankNameHeuristic);
   Analysis.RankNamePattern =
-      Options.get("RankNamePattern", Defaults.RankNamePattern).str();
+      Options.getLocalOrGlobal("RankNamePattern", Defaults.RankNamePattern)
+          .str();
   Analysis.LibraryNamespaces =
-      Options.get("LibraryNamespaces", Defaults.LibraryNamespaces).str();
+      Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
+          .str();
 }
 
 void RankDivergenceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -36,12 +36,14 @@ AnalysisContext::AnalysisContext(ASTContext &AST, const AnalysisOptions &Opts)
 const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
                                       SourceLocation Loc,
                                       llvm::function_ref<std::string()> Message,
-                                      const Origin *Cause, bool FromControl) {
+                                      const Origin *Cause, bool FromControl,
+                                      bool ExactRank) {
   auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
   if (!Inserted)
     return It->second;
   Origins.push_back(Origin{Loc, Message(), Cause,
-                           FromControl || (Cause && Cause->FromControl)});
+                           FromControl || (Cause && Cause->FromControl),
+                           ExactRank});
   It->second = &Origins.back();
   return It->second;
 }

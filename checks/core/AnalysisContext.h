@@ -8,6 +8,7 @@
 #include "core/CollectiveSummary.h"
 #include "core/Origin.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 #include <deque>
@@ -66,13 +67,17 @@ public:
   /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,
   /// or a parameter hook that issues collectives): backward() synchronises.
   bool GradientSyncArmed = false;
+  /// Variables written with the world size by an out-parameter
+  /// (MPI_Comm_size(comm, &np)).
+  llvm::DenseSet<const clang::ValueDecl *> WorldSizes;
 
   /// An explanation link, created once per (anchor, key) so that repeated
   /// passes of a fixed-point iteration see the same pointer.
   const Origin *origin(const void *Anchor, const void *Key,
                        clang::SourceLocation Loc,
                        llvm::function_ref<std::string()> Message,
-                       const Origin *Cause, bool FromControl = false);
+                       const Origin *Cause, bool FromControl = false,
+                       bool ExactRank = false);
 
   /// The source text of \p R, on one line, shortened to \p Max characters.
   std::string text(clang::SourceRange R, size_t Max = 48) const;

@@ -77,6 +77,10 @@ public:
   const SummaryNode *empty() const { return Empty; }
   const SummaryNode *loopBack();
   const SummaryNode *op(llvm::StringRef Name);
+  /// \p Name, stored for as long as the context lives.
+  llvm::StringRef name(llvm::StringRef Name) {
+    return Names.insert(Name).first->getKey();
+  }
   /// The concatenation of \p Parts; nested sequences are flattened and empty
   /// parts dropped.
   const SummaryNode *seq(llvm::ArrayRef<const SummaryNode *> Parts);

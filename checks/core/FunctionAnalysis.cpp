@@ -206,7 +206,12 @@ void FunctionAnalysis::computeSites() {
         if (const Expr *Comm = communicatorOf(Call))
           if (Uniformity->divergenceAt(B, Comm))
             continue;
-        Site.Summary = Ctx.Summaries.op(Entry->Display);
+        // A pattern such as "util::Comm::*" names many calls: show each by
+        // its own name.
+        Site.Summary = Ctx.Summaries.op(
+            Entry->Display.find_first_of("*?[") == std::string::npos
+                ? llvm::StringRef(Entry->Display)
+                : llvm::StringRef(Ctx.Summaries.name(Callee->getNameAsString())));
         Site.IsBarrier = Entry->Role == CallRole::Barrier;
       } else {
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
@@ -344,6 +349,85 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
       }
     }
   }
+}
+
+static Finding::Shape shapeOf(const Stmt *Terminator);
+
+/// The if or loop whose condition contains \p Part (a side of a && or ||),
+/// searched in \p S.
+static const Stmt *controlOf(const Stmt *S, const Expr *Part,
+                             const SourceManager &SM) {
+  if (!S)
+    return nullptr;
+  const Expr *Cond = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    Cond = If->getCond();
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Cond = While->getCond();
+  else if (const auto *For = dyn_cast<ForStmt>(S))
+    Cond = For->getCond();
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Cond = Do->getCond();
+  if (Cond && SM.isPointWithin(Part->getBeginLoc(), Cond->getBeginLoc(),
+                               Cond->getEndLoc()))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = controlOf(Child, Part, SM))
+      return Found;
+  return nullptr;
+}
+
+static bool within(const Stmt *Inner, const Stmt *Outer,
+                   const SourceManager &SM) {
+  return Inner && Outer &&
+         SM.isPointWithin(Inner->getBeginLoc(), Outer->getBeginLoc(),
+                          Outer->getEndLoc());
+}
+
+/// Restates \p F in terms of the whole condition when its branch is one side
+/// of a && or || in an if or loop condition: `rank == 0 || rank == 1` is
+/// what the user wrote and what decides which ranks get where.
+void FunctionAnalysis::widenToWholeCondition(Finding &F,
+                                             const CFGBlock *B) const {
+  const Expr *Part = RankUniformity::branchCondition(B);
+  const auto *Logical = dyn_cast_or_null<BinaryOperator>(B->getTerminatorStmt());
+  bool InChain = Logical && Logical->isLogicalOp();
+  if (!InChain)
+    if (const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt()))
+      if (const auto *BO =
+              dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts()))
+        InChain = BO->isLogicalOp();
+  if (!InChain || !Part)
+    return;
+  const SourceManager &SM = Ctx.AST.getSourceManager();
+  const Stmt *Control = controlOf(FD->getBody(), Part, SM);
+  if (!Control)
+    return;
+  F.Branch = Control;
+  F.Kind = shapeOf(Control);
+  if (const auto *If = dyn_cast<IfStmt>(Control)) {
+    F.Condition = If->getCond();
+    if (within(F.Site, If->getThen(), SM)) {
+      F.SiteOnTrueSide = true;
+      F.EarlyExit = SourceLocation();
+    } else if (within(F.Site, If->getElse(), SM)) {
+      F.SiteOnTrueSide = false;
+      F.EarlyExit = SourceLocation();
+    } else if (F.EarlyExit.isValid()) {
+      // After the if: the ranks that leave are on the side that holds the
+      // exit.
+      bool ExitInThen = SM.isPointWithin(F.EarlyExit, If->getThen()->getBeginLoc(),
+                                         If->getThen()->getEndLoc());
+      F.SiteOnTrueSide = !ExitInThen;
+    }
+  } else if (const auto *While = dyn_cast<WhileStmt>(Control)) {
+    F.Condition = While->getCond();
+  } else if (const auto *For = dyn_cast<ForStmt>(Control)) {
+    F.Condition = For->getCond();
+  } else if (const auto *Do = dyn_cast<DoStmt>(Control)) {
+    F.Condition = Do->getCond();
+  }
+  F.ConditionText = Ctx.text(F.Condition);
 }
 
 /// How to name the helper \p Callee called by \p Call: its name, or for a
@@ -516,6 +600,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     } else if (F.Kind == Finding::Shape::Branch && !Secondary) {
       findEarlyExit(PrimaryInFirst ? ExclOther : Excl0, F);
     }
+    widenToWholeCondition(F, B);
     Out.push_back(std::move(F));
   }
 }

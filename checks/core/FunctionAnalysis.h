@@ -97,6 +97,7 @@ private:
                     std::vector<CallStep> &Chain) const;
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
                      Finding &F) const;
+  void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;

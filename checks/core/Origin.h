@@ -19,6 +19,9 @@ struct Origin {
   /// branch (not from a rank source by data flow). Such explanations are
   /// weaker: where a direct one exists, it is shown instead.
   bool FromControl = false;
+  /// The value is the rank itself (not arithmetic on it), so facts such as
+  /// 0 <= rank < world_size apply to it.
+  bool ExactRank = false;
 };
 
 /// The better explanation of two: a direct one over one through control.

@@ -79,7 +79,7 @@ bool isGetenv(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier())
     return false;
   llvm::StringRef Name = FD->getName();
-  return Name == "getenv" || Name == "secure_getenv" || Name == "_dupenv_s";
+  return Name == "getenv" || Name == "secure_getenv";
 }
 
 /// Names that conventionally hold the number of ranks.
@@ -146,7 +146,7 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
     return fmt::format("'{}' is taken to hold the rank because of its name; "
                        "its value is set outside the code analysed",
                        declName(D));
-  }, nullptr);
+  }, nullptr, false, /*ExactRank=*/true);
 }
 
 bool Evaluator::isWorldSize(const Expr *E) {
@@ -163,6 +163,8 @@ bool Evaluator::isWorldSize(const Expr *E) {
       if (VD->getInit() && isa<CallExpr>(VD->getInit()->IgnoreParenImpCasts()) &&
           isWorldSize(VD->getInit()))
         return true;
+    if (Ctx.WorldSizes.contains(DRE->getDecl()))
+      return true;
     return DRE->getDecl()->getDeclName().isIdentifier() &&
            isWorldSizeName(DRE->getDecl()->getName());
   }
@@ -192,10 +194,19 @@ const Origin *Evaluator::comparison(const BinaryOperator *BO) {
   const Expr *Other = LO ? R : L;
   if (LO && RO)
     return betterOrigin(LO, RO);
-  if (!isPlainValue(Rank))
-    return LO ? LO : RO;
+  const Origin *RankOrigin = LO ? LO : RO;
+  if (!isPlainValue(Rank) || !RankOrigin->ExactRank)
+    return RankOrigin;
   if (isWorldSize(Other))
     return nullptr;
+  // rank <= world_size - 1, world_size - 1 >= rank
+  if (const auto *Minus = dyn_cast<BinaryOperator>(Other))
+    if (Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
+      Expr::EvalResult One;
+      if (Minus->getRHS()->EvaluateAsInt(One, Ctx.AST) &&
+          One.Val.getInt() == 1)
+        return nullptr;
+    }
   // Normalise to `rank OP constant`.
   if (!LO)
     Op = BinaryOperator::reverseComparisonOp(Op);
@@ -229,14 +240,14 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     return Ctx.origin(Call, key(KeyEnv), Call->getBeginLoc(), [&] {
       return fmt::format("'{}' reads the rank from the environment",
                          Ctx.text(Call));
-    }, nullptr);
+    }, nullptr, false, /*ExactRank=*/true);
   }
   if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
     if (Entry->Role == CallRole::RankSource && Entry->Arg < 0)
       return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
         return fmt::format("'{}' returns the rank of this process",
                            Ctx.text(Call));
-      }, nullptr);
+      }, nullptr, false, /*ExactRank=*/true);
     // Results of communication calls and uniform sources are the same on
     // every rank (the Work handle, the world size).
     if (Entry->Role != CallRole::RankSource)
@@ -327,8 +338,8 @@ bool joinInto(DivergenceState &Into, const DivergenceState &From, bool First) {
     if (It == From.end()) {
       if (!O)
         Drop.push_back(D);
-    } else if (!O && It->second) {
-      O = It->second;
+    } else if (It->second) {
+      O = O ? betterOrigin(O, It->second) : It->second;
     }
   }
   for (const ValueDecl *D : Drop)
@@ -403,6 +414,12 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     if (Value && !O->Cause && O->Loc.isValid() &&
         SM.isPointWithin(O->Loc, Value->getBeginLoc(), Value->getEndLoc()))
       Cause = nullptr;
+    // An implicit variable (a range-for's __range1/__begin1) gets no note
+    // of its own: the user never wrote it.
+    if (Target->isImplicit()) {
+      State[Target] = O;
+      return;
+    }
     Why = Ctx.origin(Anchor, Target, Value ? Value->getBeginLoc()
                                            : Anchor->getBeginLoc(),
                      [&] {
@@ -410,7 +427,8 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                                           declName(Target),
                                           Value ? Ctx.text(Value) : "?");
                      },
-                     Cause);
+                     Cause, false,
+                     O->ExactRank && Value && isPlainValue(Value));
   } else if (const Origin *Control = controlOrigin(Target)) {
     Why = Ctx.origin(Anchor, Target, Anchor->getBeginLoc(), [&] {
       return fmt::format("'{}' is assigned under a rank-dependent condition "
@@ -485,7 +503,7 @@ void Transfer::call(const CallExpr *Call) {
         const Origin *O = Ctx.origin(Call, key(KeyOutArg), Call->getBeginLoc(), [&] {
           return fmt::format("'{}' is set to the rank by '{}' here",
                              declName(Target), Entry->Display);
-        }, nullptr);
+        }, nullptr, false, /*ExactRank=*/true);
         State[Target] = O;
         const auto *VD = dyn_cast<VarDecl>(Target);
         if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
@@ -494,6 +512,8 @@ void Transfer::call(const CallExpr *Call) {
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank.
         State[Target] = nullptr;
+        if (Entry->Role == CallRole::UniformSource)
+          Ctx.WorldSizes.insert(Target); // MPI_Comm_size(comm, &np)
       }
     }
   }
@@ -583,7 +603,11 @@ void Transfer::element(const CFGElement &Elem) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->isIncrementDecrementOp() && Controls) {
       bool Exact;
-      assign(targetDecl(UO->getSubExpr(), Exact), false, nullptr, UO, nullptr);
+      const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact);
+      // `--pending` keeps pending's own explanation if it has one.
+      const Origin *Own = Target ? Eval.declDivergence(Target) : nullptr;
+      if (!Own || Own->FromControl)
+        assign(Target, false, nullptr, UO, nullptr);
     }
     return;
   }

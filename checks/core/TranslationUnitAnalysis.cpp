@@ -137,10 +137,12 @@ TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
   const FunctionDecl *Def = FA->decl();
   if (Summarised.contains(Def))
     return FA->summary();
-  // Recursion: a call back into a function being summarised adds nothing
-  // beyond what the outer activation already issues.
-  if (!InProgress.insert(Def).second)
-    return Ctx.Summaries.empty();
+  // Recursion: a call back into a function being summarised stands for what
+  // the previous round found it issues (nothing, in the first round).
+  if (!InProgress.insert(Def).second) {
+    const SummaryNode *Previous = PreviousRound.lookup(Def);
+    return Previous ? Previous : Ctx.Summaries.empty();
+  }
   FA->computeSites();
   InProgress.erase(Def);
   Summarised.insert(Def);
@@ -171,9 +173,19 @@ void TranslationUnitAnalysis::run() {
     Summarised.clear();
   }
 
-  // Phase 2: summaries, bottom-up through summaryOf's recursion.
-  for (const FunctionDecl *FD : Roots)
-    summaryOf(FD);
+  // Phase 2: summaries, bottom-up through summaryOf's recursion. Recursive
+  // functions are summarised again with the previous round's results until
+  // nothing changes (a few rounds at most: each unrolls the recursion once).
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    Summarised.clear();
+    llvm::DenseMap<const FunctionDecl *, const SummaryNode *> ThisRound;
+    for (const FunctionDecl *FD : Roots)
+      if (FunctionAnalysis *FA = get(FD))
+        ThisRound[FA->decl()] = summaryOf(FD);
+    if (ThisRound == PreviousRound)
+      break;
+    PreviousRound = std::move(ThisRound);
+  }
 
   // Phase 3: mismatches.
   for (const FunctionDecl *FD : Roots)

@@ -56,6 +56,8 @@ private:
       Functions;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
   llvm::DenseSet<const clang::FunctionDecl *> Summarised;
+  llvm::DenseMap<const clang::FunctionDecl *, const SummaryNode *>
+      PreviousRound;
   /// Lambdas given to register_hook: gradient hooks.
   std::vector<const clang::FunctionDecl *> Hooks;
   bool ReducerSeen = false;

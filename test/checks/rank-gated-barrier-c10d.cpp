@@ -181,7 +181,7 @@ void orConditionReturn(c10d::ProcessGroup *pg, bool skip) {
     return;
   pg->barrier()->wait();
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'barrier' is skipped by ranks that leave early when 'rank != 0' [ddp-rank-gated-barrier]
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'barrier' is skipped by ranks that leave early when 'skip || rank != 0' [ddp-rank-gated-barrier]
 
 // Each rank loops until its own convergence test passes, a barrier per step.
 bool converged(int rank, int step);

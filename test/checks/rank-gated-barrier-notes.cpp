@@ -150,10 +150,10 @@ void breakOutOfStepLoop(c10d::ProcessGroup *pg, int steps, int badStep) {
     pg->barrier()->wait();
   }
 }
-// CHECK-NOTES: :[[@LINE-3]]:9: warning: 'barrier' is skipped by ranks that leave early when 'rank != 0' [ddp-rank-gated-barrier]
+// CHECK-NOTES: :[[@LINE-3]]:9: warning: 'barrier' is skipped by ranks that leave early when 'rank != 0 && s == badStep' [ddp-rank-gated-barrier]
 // CHECK-NOTES: :[[@LINE-6]]:9: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-9]]:14: note: 'rank' is set from 'pg->getRank()' here
-// CHECK-NOTES: :[[@LINE-7]]:7: note: ranks where 'rank != 0' leave here (break) and never reach 'barrier'
+// CHECK-NOTES: :[[@LINE-7]]:7: note: ranks where 'rank != 0 && s == badStep' leave here (break) and never reach 'barrier'
 // CHECK-NOTES: :[[@LINE-7]]:9: note: every rank must call 'barrier'; call it where all ranks pass
 
 // Rank 0 returns early when its checkpoint is corrupt; the others wait for it.
@@ -165,10 +165,10 @@ void rootBailsOutOnBadCheckpoint(c10d::ProcessGroup *pg, const at::Tensor &w,
   save(w);
   pg->barrier()->wait();
 }
-// CHECK-NOTES: :[[@LINE-2]]:7: warning: 'barrier' is skipped by ranks that leave early when 'rank == 0' [ddp-rank-gated-barrier]
+// CHECK-NOTES: :[[@LINE-2]]:7: warning: 'barrier' is skipped by ranks that leave early when 'rank == 0 && corrupt' [ddp-rank-gated-barrier]
 // CHECK-NOTES: :[[@LINE-6]]:7: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-8]]:14: note: 'rank' is set from 'pg->getRank()' here
-// CHECK-NOTES: :[[@LINE-7]]:5: note: ranks where 'rank == 0' leave here (return) and never reach 'barrier'
+// CHECK-NOTES: :[[@LINE-7]]:5: note: ranks where 'rank == 0 && corrupt' leave here (return) and never reach 'barrier'
 // CHECK-NOTES: :[[@LINE-6]]:7: note: every rank must call 'barrier'; call it where all ranks pass
 
 // Rank 0 waits twice, the others once: rank 0's second barrier is the unmatched one.
