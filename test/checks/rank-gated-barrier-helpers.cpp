@@ -161,3 +161,19 @@ void lambdaSyncOnRoot(c10d::ProcessGroup *pg, const at::Tensor &w) {
 // CHECK-NOTES: :[[@LINE-8]]:14: note: 'rank' is set from 'pg->getRank()' here
 // CHECK-NOTES: :[[@LINE-10]]:22: note: 'sync' calls 'barrier' here
 // CHECK-NOTES: :[[@LINE-7]]:5: note: every rank must call 'barrier'; call it where all ranks pass
+
+// The rank comes out of a user wrapper through an out-parameter (like MPI_Comm_rank).
+void queryRank(c10d::ProcessGroup *pg, int &out) { out = pg->getRank(); }
+void outParamRankWrapper(c10d::ProcessGroup *pg, const at::Tensor &w) {
+  int r;
+  queryRank(pg, r);
+  if (r == 0) {
+    save(w);
+    pg->barrier()->wait();
+  }
+}
+// CHECK-NOTES: :[[@LINE-3]]:9: warning: 'barrier' is reached only by ranks where 'r == 0' [ddp-rank-gated-barrier]
+// CHECK-NOTES: :[[@LINE-6]]:7: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-8]]:3: note: 'r' is set to a rank-dependent value by 'queryRank' here
+// CHECK-NOTES: :[[@LINE-12]]:58: note: 'out' is set from 'pg->getRank()' here
+// CHECK-NOTES: :[[@LINE-7]]:9: note: every rank must call 'barrier'; move it after the 'if'

