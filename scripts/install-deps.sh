@@ -7,7 +7,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build python3
+  cmake ninja-build python3 python3-psutil
   clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
   libfmt-dev
   libtorch-dev libgloo-dev

@@ -21,7 +21,7 @@ for major in "${majors[@]}"; do
   "$root/scripts/build.sh" "$major"
   build=$root/build/llvm-$major
   lit=/usr/lib/llvm-$major/bin/lit
-  [[ -x $lit ]] || lit="python3 /usr/lib/llvm-$major/build/utils/lit/lit.py"
+  [[ -x $lit ]] || lit="/usr/bin/python3 /usr/lib/llvm-$major/build/utils/lit/lit.py"
   echo "=== lit, LLVM $major"
   rc=0
   $lit -sv -j"$(nproc)" "$build/test" 2>&1 | tee "$log" || rc=$?
