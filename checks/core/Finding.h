@@ -36,8 +36,9 @@ struct Finding {
 
   const clang::FunctionDecl *Function = nullptr;
   /// The call the warning is attached to: the collective itself, or the call
-  /// of the helper that issues it.
-  const clang::CallExpr *Site = nullptr;
+  /// of the helper that issues it (a CallExpr, or a CXXConstructExpr for a
+  /// constructor that communicates).
+  const clang::Expr *Site = nullptr;
   /// The collective that differs ("barrier").
   std::string Op;
   /// Set when Site is a call of a helper: the helper's name.
@@ -60,7 +61,7 @@ struct Finding {
   clang::SourceLocation EarlyExit;
   std::string EarlyExitKind;
   /// A different collective the other side issues in the same place.
-  const clang::CallExpr *OtherSite = nullptr;
+  const clang::Expr *OtherSite = nullptr;
   std::string OtherOp;
 
   std::vector<CallStep> Chain;

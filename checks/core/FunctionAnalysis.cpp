@@ -186,6 +186,20 @@ void FunctionAnalysis::computeSites() {
       if (!S)
         continue;
       const auto *Call = dyn_cast<CallExpr>(S->getStmt());
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(S->getStmt())) {
+        // A user constructor that communicates (a DDP-like wrapper that
+        // broadcasts its parameters when built).
+        const SummaryNode *Built = Index.summaryOf(Construct->getConstructor());
+        if (Built && !Built->isEmpty()) {
+          CallSite Site;
+          Site.Call = Construct;
+          Site.Block = B;
+          Site.Summary = Built;
+          Site.Callee = Construct->getConstructor()->getDefinition();
+          Sites[B->getBlockID()].push_back(Site);
+        }
+        continue;
+      }
       if (!Call)
         continue;
       const FunctionDecl *Callee = Call->getDirectCallee();
@@ -253,8 +267,11 @@ const SummaryNode *FunctionAnalysis::summarize(
     Own.push_back(Site.Summary);
   llvm::SmallVector<const SummaryNode *, 2> Next;
   bool HasSuccessor = false;
+  // A try's dispatch goes to its handlers, and to the exit for exceptions
+  // none of them catches: that edge is a failure, not a way past code.
+  bool Dispatch = isa_and_nonnull<CXXTryStmt>(From->getTerminatorStmt());
   for (const CFGBlock *Succ : From->succs()) {
-    if (!Succ)
+    if (!Succ || (Dispatch && Succ == &Cfg->getExit()))
       continue;
     HasSuccessor = true;
     if (const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1))
@@ -296,7 +313,7 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   return siteIssuing(Uniformity->order(), Op, 0);
 }
 
-static std::string calleeName(const CallExpr *Call, const FunctionDecl *Callee);
+static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
 
 void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
                                     std::vector<CallStep> &Chain) const {
@@ -432,7 +449,7 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
 
 /// How to name the helper \p Callee called by \p Call: its name, or for a
 /// lambda the variable that holds it.
-static std::string calleeName(const CallExpr *Call, const FunctionDecl *Callee) {
+static std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   if (!Method || !Method->getParent()->isLambda())
     return Callee->getNameAsString();
@@ -455,7 +472,7 @@ static Finding::Shape shapeOf(const Stmt *Terminator) {
 void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
   if (!Cfg)
     return;
-  llvm::DenseMap<const CallExpr *, bool> Reported;
+  llvm::DenseMap<const Expr *, bool> Reported;
   for (const Finding &F : Out)
     Reported[F.Site] = true;
   // Inner branches first, so that a collective is blamed on the innermost

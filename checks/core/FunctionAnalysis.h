@@ -32,7 +32,8 @@ namespace ddp {
 
 /// A call that issues collectives.
 struct CallSite {
-  const clang::CallExpr *Call = nullptr;
+  /// A CallExpr, or a CXXConstructExpr of a constructor that communicates.
+  const clang::Expr *Call = nullptr;
   const clang::CFGBlock *Block = nullptr;
   /// What the call issues: an Op node for a direct collective, the callee's
   /// summary for a call of a helper.

@@ -95,6 +95,31 @@ bool isWorldSizeName(llvm::StringRef Name) {
          L == "nproc" || L == "npes" || L == "comm_size";
 }
 
+/// True for a class that is about distributed work (see declDivergence).
+bool isDistributedClass(const RecordDecl *RD) {
+  if (!RD)
+    return false;
+  if (RD->getDeclName().isIdentifier()) {
+    std::string Name = RD->getName().lower();
+    for (const char *Word : {"dist", "process", "comm", "parallel", "group",
+                             "worker", "trainer", "node", "cluster", "rank",
+                             "launch", "mpi", "nccl", "ddp"})
+      if (llvm::StringRef(Name).contains(Word))
+        return true;
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getDeclName().isIdentifier() && isWorldSizeName(F->getName()) &&
+        F->getName() != "size")
+      return true;
+    std::string Type = F->getType().getAsString();
+    if (llvm::StringRef(Type).contains("c10d::") ||
+        llvm::StringRef(Type).contains("MPI_Comm") ||
+        llvm::StringRef(Type).contains("ncclComm"))
+      return true;
+  }
+  return false;
+}
+
 class Evaluator {
 public:
   Evaluator(AnalysisContext &Ctx, const DivergenceState &State)
@@ -138,6 +163,12 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
   if (!NotVisible || !D->getDeclName().isIdentifier() ||
       !Ctx.isRankName(D->getName()))
     return nullptr;
+  // A field is a process rank only in a class about distributed work: one
+  // that also holds a world size or a process group, or is named so
+  // (`DistributedContext`, `Trainer`). A LoRA config's `rank` is not.
+  if (const auto *Field = dyn_cast<FieldDecl>(D))
+    if (!isDistributedClass(Field->getParent()))
+      return nullptr;
   if (const auto *VD = dyn_cast<VarDecl>(D))
     if (VD->getType().isConstQualified() && VD->getInit() &&
         VD->getInit()->isEvaluatable(Ctx.AST))
@@ -253,9 +284,15 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     if (Entry->Role != CallRole::RankSource)
       return nullptr;
   }
-  if (FD)
+  if (FD) {
     if (const Origin *Returned = Ctx.Facts.returns(FD->getCanonicalDecl()))
       return Returned; // "'f' returns a rank-dependent value here"
+    // A function whose body is analysed returns a rank-dependent value only
+    // if its analysis says so (rank-dependent arguments reach its parameters
+    // as facts): `meanLoss(pg, local)` returns an allreduced, uniform value.
+    if (Ctx.isAnalysable(FD) && !FD->getReturnType()->isVoidType())
+      return nullptr;
+  }
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
     if (const Origin *O = eval(MCE->getImplicitObjectArgument()))
       return O;

@@ -167,3 +167,15 @@ void lambdaUnconditional(c10d::ProcessGroup *pg, Tensors &grads) {
   syncGrads();
 }
 
+// A user constructor that broadcasts, built on rank 0 only.
+struct DistributedModel {
+  DistributedModel(c10d::ProcessGroup *pg, Tensors &params) {
+    pg->broadcast(params);
+  }
+};
+void constructorCollective(c10d::ProcessGroup *pg, Tensors &params) {
+  if (pg->getRank() == 0) {
+    DistributedModel model(pg, params);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:{{[0-9]+}}: warning: 'broadcast' in 'DistributedModel' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]

@@ -257,3 +257,38 @@ void reduceThenContinue(c10d::ProcessGroup *pg, Tensors &grads, int steps) {
     pg->allreduce(grads);
   }
 }
+
+// A helper returns an allreduced loss: the same on every rank, so stopping on it is uniform.
+float meanLoss(c10d::ProcessGroup *pg, float local) {
+  std::vector<at::Tensor> v{torch::tensor(local)};
+  pg->allreduce(v)->wait();
+  return v[0].item<float>() / pg->getSize();
+}
+void stopOnMeanLoss(c10d::ProcessGroup *pg, Tensors &grads) {
+  float local = pg->getRank() * 0.5f;
+  if (meanLoss(pg, local) < 0.1f)
+    return;
+  pg->allreduce(grads);
+}
+
+// A LoRA config's 'rank' is not a process rank (its class holds no world size or group).
+struct LoraConfig {
+  int rank;
+  float alpha;
+};
+void loraRankField(c10d::ProcessGroup *pg, Tensors &grads,
+                   const LoraConfig &lora) {
+  if (lora.rank > 8)
+    pg->allreduce(grads);
+}
+
+// A throw on rank 0 caught in the same function: every rank goes on to the allreduce.
+void throwCaughtLocally(c10d::ProcessGroup *pg, Tensors &grads) {
+  try {
+    if (pg->getRank() == 0)
+      throw std::runtime_error("rank 0 only");
+  } catch (const std::exception &) {
+    logLine("recovered");
+  }
+  pg->allreduce(grads);
+}

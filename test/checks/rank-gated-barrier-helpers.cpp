@@ -177,3 +177,7 @@ void outParamRankWrapper(c10d::ProcessGroup *pg, const at::Tensor &w) {
 // CHECK-NOTES: :[[@LINE-8]]:3: note: 'r' is set to a rank-dependent value by 'queryRank' here
 // CHECK-NOTES: :[[@LINE-12]]:58: note: 'out' is set from 'pg->getRank()' here
 // CHECK-NOTES: :[[@LINE-7]]:9: note: every rank must call 'barrier'; move it after the 'if'
+// CHECK-FIXES:      {{^}}  if (r == 0) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  pg->barrier()->wait();{{$}}
