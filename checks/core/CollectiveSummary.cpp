@@ -183,6 +183,35 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
   return seq(Result);
 }
 
+const SummaryNode *SummaryContext::only(const SummaryNode *N,
+                                        bool KeepBarriers) {
+  if (!N)
+    return nullptr;
+  auto It = Filtered.find({N, unsigned(KeepBarriers)});
+  if (It != Filtered.end())
+    return It->second;
+  const SummaryNode *Result = N;
+  switch (N->getKind()) {
+  case SummaryNode::Kind::Empty:
+  case SummaryNode::Kind::LoopBack:
+    break;
+  case SummaryNode::Kind::Op:
+    if (isBarrier(N->getOp()) != KeepBarriers)
+      Result = Empty;
+    break;
+  case SummaryNode::Kind::Seq:
+  case SummaryNode::Kind::Choice: {
+    llvm::SmallVector<const SummaryNode *, 8> Kids;
+    for (const SummaryNode *Kid : N->children())
+      Kids.push_back(only(Kid, KeepBarriers));
+    Result = N->getKind() == SummaryNode::Kind::Seq ? seq(Kids) : choice(Kids);
+    break;
+  }
+  }
+  Filtered[{N, unsigned(KeepBarriers)}] = Result;
+  return Result;
+}
+
 llvm::SmallVector<const SummaryNode *, 8> topLevelParts(const SummaryNode *N) {
   llvm::SmallVector<const SummaryNode *, 8> Parts;
   if (!N || N->isEmpty())

@@ -13,6 +13,7 @@
 #define DDP_CORE_COLLECTIVESUMMARY_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -91,6 +92,13 @@ public:
   /// removed and the order made canonical.
   const SummaryNode *choice(llvm::ArrayRef<const SummaryNode *> Alternatives);
 
+  /// Marks \p Op as a barrier (a collective that only synchronises).
+  void markBarrier(llvm::StringRef Op) { Barriers.insert(Op); }
+  bool isBarrier(llvm::StringRef Op) const { return Barriers.contains(Op); }
+  /// \p N with only its barriers (\p KeepBarriers) or only its other
+  /// collectives. Memoised per node.
+  const SummaryNode *only(const SummaryNode *N, bool KeepBarriers);
+
   size_t size() const { return Nodes.size(); }
 
 private:
@@ -102,6 +110,9 @@ private:
   llvm::FoldingSet<SummaryNode> Nodes;
   std::vector<SummaryNode *> Owned;
   const SummaryNode *Empty = nullptr;
+  llvm::StringSet<> Barriers;
+  llvm::DenseMap<std::pair<const SummaryNode *, unsigned>, const SummaryNode *>
+      Filtered;
 };
 
 /// The elements of a summary at its top level: the parts of a sequence, or

@@ -227,6 +227,8 @@ void FunctionAnalysis::computeSites() {
                 ? llvm::StringRef(Entry->Display)
                 : llvm::StringRef(Ctx.Summaries.name(Callee->getNameAsString())));
         Site.IsBarrier = Entry->Role == CallRole::Barrier;
+        if (Site.IsBarrier)
+          Ctx.Summaries.markBarrier(Site.Summary->getOp());
       } else {
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
         if (!CalleeSummary || CalleeSummary->isEmpty())
@@ -520,12 +522,33 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     }
     if (Arms.size() < 2)
       continue;
+    // Compare the barriers and the other collectives of the sides apart:
+    // each difference belongs to its own check, so a branch whose rank 0
+    // side waits in a barrier and broadcasts is reported by both.
+    for (bool Barriers : {false, true}) {
+      llvm::SmallVector<const SummaryNode *, 4> Kind;
+      for (const SummaryNode *N : ArmSummaries)
+        Kind.push_back(Ctx.Summaries.only(N, Barriers));
+      reportDifference(B, Join, Arms, ArmIndex, Kind, ArmSummaries, Reported,
+                       Out);
+    }
+  }
+}
+
+void FunctionAnalysis::reportDifference(
+    const CFGBlock *B, const CFGBlock *Join,
+    llvm::ArrayRef<const CFGBlock *> Arms, llvm::ArrayRef<unsigned> ArmIndex,
+    llvm::ArrayRef<const SummaryNode *> ArmSummaries,
+    llvm::ArrayRef<const SummaryNode *> FullSummaries,
+    llvm::DenseMap<const Expr *, bool> &Reported,
+    std::vector<Finding> &Out) const {
+  {
     // Pick the first side that differs from the first one.
     unsigned Other = 1;
     while (Other < Arms.size() && ArmSummaries[Other] == ArmSummaries[0])
       ++Other;
     if (Other == Arms.size())
-      continue; // Every side issues the same collectives: balanced.
+      return; // Every side issues the same collectives: balanced.
 
     SummaryDifference Diff =
         firstDifference(ArmSummaries[0], ArmSummaries[Other]);
@@ -569,31 +592,36 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
       Shared = true;
     }
     if (!Primary)
-      continue;
+      return;
     F.Op = Shared ? (Diff.Left ? Diff.Left : Diff.Right)->firstOp().str()
                   : (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
     if (Reported.lookup(Primary->Call))
-      continue;
+      return;
     Reported[Primary->Call] = true;
 
     F.Site = Primary->Call;
-    F.IsBarrier = Primary->IsBarrier;
+    // A helper's barrier is still a barrier: the class is the collective's.
+    F.IsBarrier = Ctx.Summaries.isBarrier(F.Op);
     if (Primary->Callee) {
       F.Via = calleeName(Primary->Call, Primary->Callee);
       explainChain(*Primary, F.Op, F.Chain);
-      // A helper's barrier is still a barrier.
-      if (const FunctionAnalysis *Callee = Index.analysisOf(Primary->Callee)) {
-        const CallSite *Inner = Callee->firstSiteIssuing(F.Op);
-        for (unsigned Depth = 0; Inner && Inner->Callee && Depth < 8; ++Depth) {
-          const FunctionAnalysis *Next = Index.analysisOf(Inner->Callee);
-          Inner = Next ? Next->firstSiteIssuing(F.Op) : nullptr;
-        }
-        F.IsBarrier = Inner && Inner->IsBarrier;
-      }
     }
     if (Secondary) {
       F.OtherSite = Secondary->Call;
       F.OtherOp = Diff.Right->firstOp().str();
+    } else if (!Shared) {
+      // The other side may issue a collective of the other kind in the same
+      // place (a barrier against an allreduce): say so.
+      SummaryDifference Full =
+          firstDifference(FullSummaries[0], FullSummaries[Other]);
+      const SummaryNode *Mine = PrimaryInFirst ? Full.Left : Full.Right;
+      const SummaryNode *Theirs = PrimaryInFirst ? Full.Right : Full.Left;
+      if (Mine && Theirs && Mine->firstOp() == F.Op)
+        if (const CallSite *Instead = siteIssuing(
+                PrimaryInFirst ? ExclOther : Excl0, Theirs->firstOp(), 0)) {
+          F.OtherSite = Instead->Call;
+          F.OtherOp = Theirs->firstOp().str();
+        }
     }
     const Stmt *Terminator = B->getTerminatorStmt();
     F.Branch = Terminator;

@@ -99,6 +99,15 @@ private:
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
                      Finding &F) const;
   void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;
+  /// Reports where the sides of the rank-dependent branch \p B, summarised
+  /// by \p ArmSummaries, first differ, unless they are equal.
+  void reportDifference(const clang::CFGBlock *B, const clang::CFGBlock *Join,
+                        llvm::ArrayRef<const clang::CFGBlock *> Arms,
+                        llvm::ArrayRef<unsigned> ArmIndex,
+                        llvm::ArrayRef<const SummaryNode *> ArmSummaries,
+                        llvm::ArrayRef<const SummaryNode *> FullSummaries,
+                        llvm::DenseMap<const clang::Expr *, bool> &Reported,
+                        std::vector<Finding> &Out) const;
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;

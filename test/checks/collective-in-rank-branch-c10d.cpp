@@ -250,3 +250,14 @@ void andOfRankTestsEarlyExit(c10d::ProcessGroup *pg, Tensors &grads) {
   pg->allreduce(grads);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'rank != 0 && rank != 1' [ddp-collective-in-rank-branch]
+
+// Rank 0 waits in a barrier, then broadcasts: each check reports its own
+// collective.
+void barrierBeforeBroadcast(c10d::ProcessGroup *pg, Tensors &params) {
+  if (pg->getRank() == 0) {
+    pg->barrier()->wait();
+    pg->broadcast(params);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'broadcast' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
+

