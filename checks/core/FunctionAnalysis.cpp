@@ -82,7 +82,9 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
   Options.AddInitializers = true;
-  Options.AddImplicitDtors = false;
+  // Destructors of locals run where their scope ends: a scope guard whose
+  // destructor communicates issues its collective there.
+  Options.AddImplicitDtors = true;
   Options.AddTemporaryDtors = false;
   Options.AddEHEdges = false;
   Cfg = CFG::buildCFG(FD, Body, &Ctx.AST, Options);
@@ -182,6 +184,23 @@ void FunctionAnalysis::computeSites() {
     BlockSites.clear();
   for (const CFGBlock *B : Uniformity->order()) {
     for (const CFGElement &Elem : *B) {
+      if (auto Dtor = Elem.getAs<CFGAutomaticObjDtor>()) {
+        const VarDecl *Var = Dtor->getVarDecl();
+        const CXXDestructorDecl *Destructor = Dtor->getDestructorDecl(Ctx.AST);
+        if (!Var || !Var->getInit() || !Destructor)
+          continue;
+        const SummaryNode *Ends = Index.summaryOf(Destructor);
+        if (Ends && !Ends->isEmpty()) {
+          // Reported at the declaration of the object whose destructor it is.
+          CallSite Site;
+          Site.Call = Var->getInit();
+          Site.Block = B;
+          Site.Summary = Ends;
+          Site.Callee = Destructor->getDefinition();
+          Sites[B->getBlockID()].push_back(Site);
+        }
+        continue;
+      }
       auto S = Elem.getAs<CFGStmt>();
       if (!S)
         continue;

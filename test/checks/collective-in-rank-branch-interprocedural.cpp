@@ -179,3 +179,18 @@ void constructorCollective(c10d::ProcessGroup *pg, Tensors &params) {
   }
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:{{[0-9]+}}: warning: 'broadcast' in 'DistributedModel' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
+
+// A scope guard whose destructor reduces, built on rank 0 only: the warning
+// sits on the guard's declaration.
+struct SyncOnExit {
+  c10d::ProcessGroup *pg;
+  Tensors &grads;
+  ~SyncOnExit() { pg->allreduce(grads); }
+};
+void raiiDestructorCollective(c10d::ProcessGroup *pg, Tensors &grads) {
+  if (pg->getRank() == 0) {
+    SyncOnExit guard{pg, grads};
+    logLine("rank 0 work");
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:21: warning: 'allreduce' in '~SyncOnExit' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
