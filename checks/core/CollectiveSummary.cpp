@@ -86,7 +86,9 @@ SummaryContext::intern(SummaryNode::Kind K, llvm::StringRef Op,
     N->First = Stored;
     N->Ops.push_back(Stored);
   }
+  N->LoopsBack = K == SummaryNode::Kind::LoopBack;
   for (const SummaryNode *Kid : Kids) {
+    N->LoopsBack |= Kid->LoopsBack;
     if (N->First.empty())
       N->First = Kid->First;
     for (llvm::StringRef KidOp : Kid->Ops)
@@ -110,8 +112,9 @@ const SummaryNode *
 SummaryContext::seq(llvm::ArrayRef<const SummaryNode *> Parts) {
   llvm::SmallVector<const SummaryNode *, 8> Flat;
   for (const SummaryNode *Part : Parts) {
-    // Parts that issue no collective (an empty loop) add nothing.
-    if (!Part || !Part->mayIssueAny())
+    // Parts that issue nothing and do not go back to a loop head add
+    // nothing. (A loop-back does: the path goes on from the head.)
+    if (!Part || (!Part->mayIssueAny() && !Part->loopsBack()))
       continue;
     if (Part->getKind() == SummaryNode::Kind::Seq)
       Flat.append(Part->children().begin(), Part->children().end());
@@ -140,8 +143,17 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
     return A->getId() < B->getId();
   });
   Flat.erase(std::unique(Flat.begin(), Flat.end()), Flat.end());
+  // A way around a loop that issues nothing comes back to the same choice:
+  // it adds nothing to the other alternatives (`while (c) { log(); }`).
+  if (Flat.size() > 1)
+    Flat.erase(llvm::remove_if(Flat,
+                               [](const SummaryNode *Alt) {
+                                 return !Alt->mayIssueAny() &&
+                                        Alt->loopsBack();
+                               }),
+               Flat.end());
   if (Flat.empty() || llvm::none_of(Flat, [](const SummaryNode *Alt) {
-        return Alt->mayIssueAny();
+        return Alt->mayIssueAny() || Alt->loopsBack();
       }))
     return Empty;
   if (Flat.size() == 1)

@@ -49,6 +49,8 @@ public:
     return llvm::is_contained(Ops, Op);
   }
   bool mayIssueAny() const { return !Ops.empty(); }
+  /// True if some path through this node goes back to a loop head.
+  bool loopsBack() const { return LoopsBack; }
   /// Short human-readable form: "allreduce, (barrier | -)", "loop".
   std::string str(unsigned MaxOps = 6) const;
 
@@ -65,6 +67,7 @@ private:
   llvm::StringRef First;
   /// The distinct collectives this node can issue.
   llvm::SmallVector<llvm::StringRef, 4> Ops;
+  bool LoopsBack = false;
 };
 
 /// Owns and interns summary nodes.

@@ -198,3 +198,18 @@ void mpiConfigBroadcastThenLoop(const float *in, float *out, int n) {
   for (int e = 0; e < epochs; ++e)
     MPI_Allreduce(in, out, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
+
+// A loop between the early exit and the collective: the way around the loop
+// is not a way past the allreduce.
+double sumAfterLoop(const std::vector<double> &local, bool empty) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0 && empty)
+    return 0.0;
+  double mine = 0, total = 0;
+  for (double r : local)
+    mine += r;
+  MPI_Allreduce(&mine, &total, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when 'rank != 0 && empty' [ddp-collective-in-rank-branch]
