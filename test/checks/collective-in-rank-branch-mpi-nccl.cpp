@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <mpi.h>
 #include <nccl.h>
+#include <vector>
 
 void report(const float *values, int n);
 
