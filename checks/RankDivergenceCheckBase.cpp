@@ -25,6 +25,8 @@ RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
       Options.getLocalOrGlobal("UniformSources", "").str();
   Analysis.RankEnvVars =
       Options.getLocalOrGlobal("RankEnvVars", Defaults.RankEnvVars).str();
+  Analysis.RankLocalData =
+      Options.getLocalOrGlobal("RankLocalData", Defaults.RankLocalData);
   Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
       "RankNameHeuristic", Defaults.RankNameHeuristic);
   Analysis.RankNamePattern =
@@ -42,6 +44,7 @@ void RankDivergenceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RankSources", Analysis.RankSources);
   Options.store(Opts, "UniformSources", Analysis.UniformSources);
   Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
+  Options.store(Opts, "RankLocalData", Analysis.RankLocalData);
   Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
   Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
   Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);

@@ -25,6 +25,10 @@ struct AnalysisOptions {
                             "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_LOCAL_RANK;"
                             "PMI_RANK;PMIX_RANK;SLURM_PROCID;SLURM_LOCALID;"
                             "MV2_COMM_WORLD_RANK";
+  /// Treat values read from tensors this rank computed (loss.item()) as
+  /// rank-dependent unless the tensor went through a collective: a NaN or
+  /// an early-stopping test on one rank's loss.
+  bool RankLocalData = true;
   /// Take parameters, fields and globals named like a rank as rank-dependent
   /// when their value is set outside the code being analysed.
   bool RankNameHeuristic = true;

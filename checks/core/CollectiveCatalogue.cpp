@@ -29,6 +29,8 @@ llvm::StringRef roleName(CallRole Role) {
     return "gradient synchronisation";
   case CallRole::ArmsGradSync:
     return "arms gradient synchronisation";
+  case CallRole::LocalData:
+    return "rank-local data";
   }
   return "unknown";
 }

@@ -35,6 +35,8 @@ enum class CallRole : unsigned char {
   UniformSource, ///< Returns, or writes to OutArg, a value equal on all ranks.
   GradientSync,  ///< backward(): a collective when gradient sync is armed.
   ArmsGradSync,  ///< Arms gradient synchronisation (Reducer methods).
+  LocalData,     ///< Reads a value this rank computed from its own data
+                 ///< (tensor.item()): rank-dependent unless synchronised.
 };
 
 llvm::StringRef roleName(CallRole Role);

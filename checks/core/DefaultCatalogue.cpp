@@ -76,6 +76,10 @@ constexpr DefaultEntry OtherEntries[] = {
     {"c10d::verify_params_across_processes", R::Collective, -1},
     {"c10d::Reducer::prepare_for_backward", R::ArmsGradSync, -1},
     {"c10d::Reducer::Reducer", R::ArmsGradSync, -1},
+    // A scalar read from a tensor this rank computed (a loss, a NaN test)
+    // differs between ranks unless the tensor went through a collective.
+    {"at::Tensor::item", R::LocalData, -1},
+    {"at::TensorBase::item", R::LocalData, -1},
     // Gradients: backward() synchronises once gradient sync is armed.
     {"at::Tensor::backward", R::GradientSync, -1},
     {"at::TensorBase::backward", R::GradientSync, -1},

@@ -27,7 +27,15 @@ enum OriginKey : uintptr_t {
   KeyCapture,
   KeyOutArg,
   KeyEnv,
+  KeyLocal,
 };
+
+/// The state of a variable that a collective made the same on every rank
+/// (the buffer of an allreduce or broadcast): uniform, and synchronised.
+const Origin SyncedValue{};
+const Origin *const Synced = &SyncedValue;
+
+bool isDivergent(const Origin *O) { return O && O != Synced; }
 
 const void *key(OriginKey K) { return reinterpret_cast<const void *>(K); }
 
@@ -69,6 +77,16 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
     if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
       E = MTE->getSubExpr();
       continue;
+    }
+    // v[0] and *p on class types (std::vector<at::Tensor>, iterators).
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if ((Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star ||
+           Op->getOperator() == OO_Arrow) &&
+          Op->getNumArgs() > 0) {
+        Exact = false;
+        E = Op->getArg(0);
+        continue;
+      }
     }
     return nullptr;
   }
@@ -127,6 +145,13 @@ public:
 
   const Origin *eval(const Expr *E);
   const Origin *declDivergence(const ValueDecl *D);
+  /// True if \p E names a buffer a collective made the same on every rank.
+  bool isSynchronised(const Expr *E) {
+    bool Exact;
+    const ValueDecl *D = targetDecl(E, Exact);
+    auto It = D ? State.find(D) : State.end();
+    return It != State.end() && It->second == Synced;
+  }
   bool isWorldSize(const Expr *E);
 
 private:
@@ -143,7 +168,7 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
     return nullptr;
   auto It = State.find(D);
   if (It != State.end())
-    return It->second;
+    return isDivergent(It->second) ? It->second : nullptr;
   if (const Origin *Known = Ctx.Facts.decl(D))
     return Known;
   bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
@@ -274,6 +299,22 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     }, nullptr, false, /*ExactRank=*/true);
   }
   if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
+    if (Entry->Role == CallRole::LocalData) {
+      if (!Ctx.Opts.RankLocalData)
+        return nullptr;
+      const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+      if (Object && isSynchronised(Object))
+        return nullptr;
+      if (Object)
+        if (const Origin *O = eval(Object))
+          if (!O->FromControl)
+            return O;
+      return Ctx.origin(Call, key(KeyLocal), Call->getBeginLoc(), [&] {
+        return fmt::format("'{}' is computed from this rank's own data",
+                           Ctx.text(Call));
+      }, nullptr);
+    }
     if (Entry->Role == CallRole::RankSource && Entry->Arg < 0)
       return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
         return fmt::format("'{}' returns the rank of this process",
@@ -368,21 +409,25 @@ bool joinInto(DivergenceState &Into, const DivergenceState &From, bool First) {
     return true;
   }
   // A declaration absent on one side is unknown there: drop it unless the
-  // other side knows it is divergent.
+  // other side knows it is divergent. Synchronised on both sides stays so.
   llvm::SmallVector<const ValueDecl *, 8> Drop;
   for (auto &[D, O] : Into) {
     auto It = From.find(D);
     if (It == From.end()) {
-      if (!O)
+      if (!isDivergent(O))
         Drop.push_back(D);
-    } else if (It->second) {
-      O = O ? betterOrigin(O, It->second) : It->second;
+      continue;
     }
+    const Origin *F = It->second;
+    if (isDivergent(O) || isDivergent(F))
+      O = isDivergent(O) ? (isDivergent(F) ? betterOrigin(O, F) : O) : F;
+    else if (O != F)
+      O = nullptr;
   }
   for (const ValueDecl *D : Drop)
     Into.erase(D);
   for (auto &[D, O] : From)
-    if (O && !Into.count(D))
+    if (isDivergent(O) && !Into.count(D))
       Into[D] = O;
   return true;
 }
@@ -392,9 +437,13 @@ public:
   Transfer(AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
            const llvm::SmallVector<ControllingBranch, 2> *Controls,
            const ControlDivergence &AllControls,
-           const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks)
+           const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks,
+           const llvm::DenseMap<const ValueDecl *,
+                                llvm::SmallVector<const ValueDecl *, 2>>
+               &Aliases)
       : Ctx(Ctx), FD(FD), State(State), Controls(Controls),
-        AllControls(AllControls), DeclBlocks(DeclBlocks), Eval(Ctx, State) {}
+        AllControls(AllControls), DeclBlocks(DeclBlocks), Aliases(Aliases),
+        Eval(Ctx, State) {}
 
   void element(const CFGElement &Elem);
 
@@ -416,6 +465,8 @@ private:
   const llvm::SmallVector<ControllingBranch, 2> *Controls;
   const ControlDivergence &AllControls;
   const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks;
+  const llvm::DenseMap<const ValueDecl *,
+                       llvm::SmallVector<const ValueDecl *, 2>> &Aliases;
   bool InDeclaration = false;
   Evaluator Eval;
 };
@@ -547,10 +598,18 @@ void Transfer::call(const CallExpr *Call) {
           Ctx.Facts.addDecl(Target, O);
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
-        // The buffer now holds the same value on every rank.
-        State[Target] = nullptr;
-        if (Entry->Role == CallRole::UniformSource)
+        // The buffer now holds the same value on every rank, and so do the
+        // tensors it was built from (tensors share their storage).
+        if (Entry->Role == CallRole::UniformSource) {
+          State[Target] = nullptr;
           Ctx.WorldSizes.insert(Target); // MPI_Comm_size(comm, &np)
+        } else {
+          State[Target] = Synced;
+          auto Alias = Aliases.find(Target);
+          if (Alias != Aliases.end())
+            for (const ValueDecl *Member : Alias->second)
+              State[Member] = Synced;
+        }
       }
     }
   }
@@ -733,9 +792,28 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
       if (auto S = Elem.getAs<CFGStmt>())
         if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
           for (const Decl *D : DS->decls())
-            if (const auto *VD = dyn_cast<VarDecl>(D))
+            if (const auto *VD = dyn_cast<VarDecl>(D)) {
               DeclBlocks.try_emplace(VD, B);
+              if (VD->getInit())
+                collectAliases(VD, VD->getInit());
+            }
   Visited.assign(Cfg.getNumBlockIDs(), false);
+}
+
+void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && Var != Container && Var->hasLocalStorage() &&
+        Var->getType()->isRecordType())
+      Aliases[Container].push_back(Var);
+    return;
+  }
+  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
+    return; // A call makes new tensors.
+  for (const Stmt *Child : S->children())
+    collectAliases(Container, Child);
 }
 
 void RankUniformity::run(const ControlDivergence &Control) {
@@ -757,7 +835,7 @@ void RankUniformity::run(const ControlDivergence &Control) {
       auto Controlled = Control.find(B);
       Transfer T(Ctx, FD, State,
                  Controlled == Control.end() ? nullptr : &Controlled->second,
-                 Control, DeclBlocks);
+                 Control, DeclBlocks, Aliases);
       for (const CFGElement &Elem : *B)
         T.element(Elem);
       unsigned Id = B->getBlockID();

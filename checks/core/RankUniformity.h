@@ -25,6 +25,7 @@ class Expr;
 class FunctionDecl;
 class ValueDecl;
 class VarDecl;
+class Stmt;
 } // namespace clang
 
 namespace ddp {
@@ -78,11 +79,18 @@ public:
   const std::vector<const clang::CFGBlock *> &order() const { return RPO; }
 
 private:
+  void collectAliases(const clang::VarDecl *Container, const clang::Stmt *S);
+
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
+  /// Containers built from named tensors (`std::vector<at::Tensor> ts{t}`):
+  /// a collective on the container synchronises the tensors too.
+  llvm::DenseMap<const clang::ValueDecl *,
+                 llvm::SmallVector<const clang::ValueDecl *, 2>>
+      Aliases;
   /// The block that declares each local variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
   llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
