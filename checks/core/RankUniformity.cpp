@@ -138,6 +138,18 @@ bool isDistributedClass(const RecordDecl *RD) {
   return false;
 }
 
+/// Methods that put a value into a container.
+bool isContainerUpdate(const CXXMethodDecl *MD) {
+  if (!MD->getDeclName().isIdentifier())
+    return false;
+  static constexpr llvm::StringLiteral Updates[] = {
+      "push_back", "emplace_back", "push_front", "emplace_front",
+      "insert",    "emplace",      "assign",     "append",
+      "push",      "resize",       "insert_or_assign", "try_emplace",
+      "set",       "put"};
+  return llvm::is_contained(Updates, MD->getName());
+}
+
 class Evaluator {
 public:
   Evaluator(AnalysisContext &Ctx, const DivergenceState &State)
@@ -625,11 +637,12 @@ void Transfer::call(const CallExpr *Call) {
         if (const ValueDecl *Target = targetDecl(Call->getArg(3), Exact))
           assign(Target, false, Call->getArg(1), Call, Color);
       }
-  // A mutating method given a rank-dependent argument taints its object:
-  // `names.push_back(rank)`.
+  // A container given a rank-dependent element holds rank-dependent
+  // contents: `names.push_back(rank)`. (Only the container operations: a
+  // model's forward(x) does not make the model rank-dependent.)
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
-    if (MD && !MD->isConst() && !Entry) {
+    if (MD && !MD->isConst() && !Entry && isContainerUpdate(MD)) {
       for (const Expr *Arg : Call->arguments())
         if (const Origin *O = Eval.eval(Arg)) {
           bool Exact;

@@ -292,3 +292,18 @@ void throwCaughtLocally(c10d::ProcessGroup *pg, Tensors &grads) {
   }
   pg->allreduce(grads);
 }
+
+// A model run on rank-dependent input is still the same model: its
+// parameter list (and so the number of allreduces) is the same everywhere.
+struct Net {
+  at::Tensor forward(const at::Tensor &x);
+  std::vector<at::Tensor> parameters();
+};
+void forwardDoesNotChangeTheModel(c10d::ProcessGroup *pg, Net &net) {
+  at::Tensor x = torch::tensor(pg->getRank());
+  net.forward(x);
+  for (at::Tensor &p : net.parameters()) {
+    Tensors grad{p};
+    pg->allreduce(grad);
+  }
+}
