@@ -13,7 +13,7 @@ namespace clang::tidy::ddp {
 
 RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
+    : ClangTidyCheck(Name, Context), TidyContext(Context) {
   ::ddp::AnalysisOptions Defaults;
   // Both checks read the same settings: set once as global options
   // (CheckOptions: {Collectives: 'MyComm::sync'}), or per check.
@@ -58,9 +58,21 @@ void RankDivergenceCheckBase::registerMatchers(MatchFinder *Finder) {
 void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
   ::ddp::TranslationUnitAnalysis TU(*Result.Context, Analysis);
   TU.run();
-  for (const ::ddp::Finding &F : TU.findings())
-    if (owns(F))
-      report(F, *Result.Context);
+  // A call of a helper that issues a barrier and another collective can
+  // carry a finding of each kind. Only one check reports a call: the barrier
+  // check leaves it to ddp-collective-in-rank-branch when that is enabled.
+  llvm::DenseSet<const Expr *> CollectiveSites;
+  if (TidyContext->isCheckEnabled("ddp-collective-in-rank-branch"))
+    for (const ::ddp::Finding &F : TU.findings())
+      if (!F.IsBarrier)
+        CollectiveSites.insert(F.Site);
+  for (const ::ddp::Finding &F : TU.findings()) {
+    if (!owns(F))
+      continue;
+    if (F.IsBarrier && CollectiveSites.contains(F.Site))
+      continue;
+    report(F, *Result.Context);
+  }
 }
 
 std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {

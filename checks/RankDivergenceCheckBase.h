@@ -44,6 +44,7 @@ private:
   void explain(const ::ddp::Finding &F);
 
   ::ddp::AnalysisOptions Analysis;
+  ClangTidyContext *TidyContext;
 };
 
 } // namespace clang::tidy::ddp

@@ -89,6 +89,13 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
       If->getElse() || If->getInit() || If->getConditionVariable() ||
       isElseIf(If, F.Function->getBody()))
     return {};
+  // `if (rank == 0 && step % 100 == 0)`: moving the barrier out would make
+  // every rank call it on every step; what is right depends on the other
+  // part of the condition, which only the author knows.
+  if (const auto *Logical =
+          dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts()))
+    if (Logical->isLogicalOp())
+      return {};
   const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
   if (!Then || Then->body_empty() || declaresTypes(Then))
     return {};

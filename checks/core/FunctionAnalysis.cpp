@@ -60,6 +60,15 @@ static bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
   return Call->getArg(0)->EvaluateAsInt(Code, AST) && Code.Val.getInt() == 0;
 }
 
+/// True if \p B throws.
+static bool throwsIn(const CFGBlock *B) {
+  for (const CFGElement &Elem : *B)
+    if (auto S = Elem.getAs<CFGStmt>())
+      if (isa<CXXThrowExpr>(S->getStmt()))
+        return true;
+  return false;
+}
+
 /// The call in \p B that does not return, if any.
 static const CallExpr *noReturnCall(const CFGBlock *B) {
   if (!B->hasNoReturnElement())
@@ -197,6 +206,7 @@ void FunctionAnalysis::computeSites() {
           Site.Block = B;
           Site.Summary = Ends;
           Site.Callee = Destructor->getDefinition();
+          Site.IsDestructor = true;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -282,6 +292,11 @@ const SummaryNode *FunctionAnalysis::summarize(
   if (const CallExpr *Call = noReturnCall(From))
     if (!isCleanExit(Call, Ctx.AST))
       return Memo[From] = nullptr;
+  // So are throws under a further condition (`if (status != OK) throw`): an
+  // error check, not the rank-dependent branch deciding to leave. A throw
+  // the branch leads to directly is an early exit.
+  if (!RankGatedThrows.contains(From) && throwsIn(From))
+    return Memo[From] = nullptr;
   OnStack[From] = true;
   llvm::SmallVector<const SummaryNode *, 4> Own;
   for (const CallSite &Site : Sites[From->getBlockID()])
@@ -422,6 +437,31 @@ static bool within(const Stmt *Inner, const Stmt *Outer,
                           Outer->getEndLoc());
 }
 
+/// The first statement in \p S that leaves the code after it: return,
+/// break, continue, goto or throw (not looking into nested loops, whose
+/// break and continue stay inside, or lambdas).
+static const Stmt *exitIn(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+    return S;
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S))
+    return nullptr;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Exit = exitIn(Child))
+      return Exit;
+  return nullptr;
+}
+
+static void setExit(Finding &F, const Stmt *Exit) {
+  F.EarlyExit = Exit->getBeginLoc();
+  F.EarlyExitKind = isa<ReturnStmt>(Exit)     ? "return"
+                    : isa<BreakStmt>(Exit)    ? "break"
+                    : isa<ContinueStmt>(Exit) ? "continue"
+                    : isa<GotoStmt>(Exit)     ? "goto"
+                                              : "throw";
+}
+
 /// Restates \p F in terms of the whole condition when its branch is one side
 /// of a && or || in an if or loop condition: `rank == 0 || rank == 1` is
 /// what the user wrote and what decides which ranks get where.
@@ -430,11 +470,22 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
   const Expr *Part = RankUniformity::branchCondition(B);
   const auto *Logical = dyn_cast_or_null<BinaryOperator>(B->getTerminatorStmt());
   bool InChain = Logical && Logical->isLogicalOp();
-  if (!InChain)
-    if (const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt()))
-      if (const auto *BO =
-              dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts()))
-        InChain = BO->isLogicalOp();
+  if (!InChain) {
+    const Expr *Cond = nullptr;
+    const Stmt *T = B->getTerminatorStmt();
+    if (const auto *If = dyn_cast_or_null<IfStmt>(T))
+      Cond = If->getCond();
+    else if (const auto *While = dyn_cast_or_null<WhileStmt>(T))
+      Cond = While->getCond();
+    else if (const auto *For = dyn_cast_or_null<ForStmt>(T))
+      Cond = For->getCond();
+    else if (const auto *Do = dyn_cast_or_null<DoStmt>(T))
+      Cond = Do->getCond();
+    if (const auto *BO =
+            dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
+                                                  : nullptr))
+      InChain = BO->isLogicalOp();
+  }
   if (!InChain || !Part)
     return;
   const SourceManager &SM = Ctx.AST.getSourceManager();
@@ -451,12 +502,19 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
     } else if (within(F.Site, If->getElse(), SM)) {
       F.SiteOnTrueSide = false;
       F.EarlyExit = SourceLocation();
-    } else if (F.EarlyExit.isValid()) {
+    } else {
       // After the if: the ranks that leave are on the side that holds the
-      // exit.
-      bool ExitInThen = SM.isPointWithin(F.EarlyExit, If->getThen()->getBeginLoc(),
-                                         If->getThen()->getEndLoc());
-      F.SiteOnTrueSide = !ExitInThen;
+      // exit (`if (rank != 0 || verbose) return;`).
+      if (F.EarlyExit.isInvalid()) {
+        if (const Stmt *Exit = exitIn(If->getThen()))
+          setExit(F, Exit);
+        else if (const Stmt *Exit = exitIn(If->getElse()))
+          setExit(F, Exit);
+      }
+      if (F.EarlyExit.isValid())
+        F.SiteOnTrueSide = !SM.isPointWithin(F.EarlyExit,
+                                             If->getThen()->getBeginLoc(),
+                                             If->getThen()->getEndLoc());
     }
   } else if (const auto *While = dyn_cast<WhileStmt>(Control)) {
     F.Condition = While->getCond();
@@ -493,9 +551,12 @@ static Finding::Shape shapeOf(const Stmt *Terminator) {
 void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
   if (!Cfg)
     return;
-  llvm::DenseMap<const Expr *, bool> Reported;
+  // Calls reported, per kind (0: collectives, 1: barriers). A helper call
+  // that issues both may get one finding of each kind; the checks decide
+  // which to show.
+  llvm::DenseMap<const Expr *, bool> Reported[2];
   for (const Finding &F : Out)
-    Reported[F.Site] = true;
+    Reported[F.IsBarrier][F.Site] = true;
   // Inner branches first, so that a collective is blamed on the innermost
   // rank-dependent condition that decides it.
   std::vector<const CFGBlock *> Branches;
@@ -528,6 +589,17 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
     llvm::DenseMap<const CFGBlock *, bool> OnStack;
     llvm::SmallVector<const SummaryNode *, 4> ArmSummaries;
+    // The blocks each side runs unconditionally: a throw there is the
+    // branch's own way out.
+    RankGatedThrows.clear();
+    for (const CFGBlock *Arm : Arms) {
+      const CFGBlock *X = Arm;
+      while (X && X != Join && RankGatedThrows.insert(X).second) {
+        if (throwsIn(X) || X->succ_size() != 1)
+          break;
+        X = *X->succ_begin();
+      }
+    }
     for (unsigned I = 0; I < Arms.size();) {
       if (const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0)) {
         ArmSummaries.push_back(N);
@@ -544,17 +616,24 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     // Compare the barriers and the other collectives of the sides apart:
     // each difference belongs to its own check, so a branch whose rank 0
     // side waits in a barrier and broadcasts is reported by both.
+    bool Differ = false;
     for (bool Barriers : {false, true}) {
       llvm::SmallVector<const SummaryNode *, 4> Kind;
       for (const SummaryNode *N : ArmSummaries)
         Kind.push_back(Ctx.Summaries.only(N, Barriers));
-      reportDifference(B, Join, Arms, ArmIndex, Kind, ArmSummaries, Reported,
-                       Out);
+      Differ |= reportDifference(B, Join, Arms, ArmIndex, Kind, ArmSummaries,
+                                 Reported[Barriers], Out);
     }
+    // The same barriers and the same collectives, in another order
+    // (`allreduce; barrier` against `barrier; allreduce`): still a hang.
+    if (!Differ)
+      reportDifference(B, Join, Arms, ArmIndex, ArmSummaries, ArmSummaries,
+                       Reported[0], Out);
   }
+  RankGatedThrows.clear();
 }
 
-void FunctionAnalysis::reportDifference(
+bool FunctionAnalysis::reportDifference(
     const CFGBlock *B, const CFGBlock *Join,
     llvm::ArrayRef<const CFGBlock *> Arms, llvm::ArrayRef<unsigned> ArmIndex,
     llvm::ArrayRef<const SummaryNode *> ArmSummaries,
@@ -567,7 +646,7 @@ void FunctionAnalysis::reportDifference(
     while (Other < Arms.size() && ArmSummaries[Other] == ArmSummaries[0])
       ++Other;
     if (Other == Arms.size())
-      return; // Every side issues the same collectives: balanced.
+      return false; // Every side issues the same collectives: balanced.
 
     SummaryDifference Diff =
         firstDifference(ArmSummaries[0], ArmSummaries[Other]);
@@ -599,7 +678,14 @@ void FunctionAnalysis::reportDifference(
     F.Function = FD;
     const CallSite *Primary = Site0 ? Site0 : SiteOther;
     const CallSite *Secondary = Site0 ? SiteOther : nullptr;
-    bool PrimaryInFirst = Primary == Site0;
+    bool PrimaryInFirst = Primary && Primary == Site0;
+    // Where both sides differ, blame the side whose collective is written
+    // out, not one run by a destructor at the end of a scope.
+    if (Site0 && SiteOther && Site0->IsDestructor && !SiteOther->IsDestructor) {
+      Primary = SiteOther;
+      Secondary = Site0;
+      PrimaryInFirst = false;
+    }
     bool Shared = false;
     if (!Primary) {
       // The collective is in blocks both sides reach; one side can leave
@@ -611,11 +697,11 @@ void FunctionAnalysis::reportDifference(
       Shared = true;
     }
     if (!Primary)
-      return;
+      return true;
     F.Op = Shared ? (Diff.Left ? Diff.Left : Diff.Right)->firstOp().str()
                   : (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
     if (Reported.lookup(Primary->Call))
-      return;
+      return true;
     Reported[Primary->Call] = true;
 
     F.Site = Primary->Call;
@@ -627,7 +713,7 @@ void FunctionAnalysis::reportDifference(
     }
     if (Secondary) {
       F.OtherSite = Secondary->Call;
-      F.OtherOp = Diff.Right->firstOp().str();
+      F.OtherOp = (PrimaryInFirst ? Diff.Right : Diff.Left)->firstOp().str();
     } else if (!Shared) {
       // The other side may issue a collective of the other kind in the same
       // place (a barrier against an allreduce): say so.
@@ -666,6 +752,7 @@ void FunctionAnalysis::reportDifference(
     }
     widenToWholeCondition(F, B);
     Out.push_back(std::move(F));
+    return true;
   }
 }
 

@@ -15,6 +15,7 @@
 #include "core/AnalysisContext.h"
 #include "core/Finding.h"
 #include "core/RankUniformity.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <vector>
@@ -41,6 +42,8 @@ struct CallSite {
   /// The helper called, for indirect sites.
   const clang::FunctionDecl *Callee = nullptr;
   bool IsBarrier = false;
+  /// The call is a destructor run at the end of a scope.
+  bool IsDestructor = false;
 };
 
 class FunctionAnalysis;
@@ -100,8 +103,9 @@ private:
                      Finding &F) const;
   void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;
   /// Reports where the sides of the rank-dependent branch \p B, summarised
-  /// by \p ArmSummaries, first differ, unless they are equal.
-  void reportDifference(const clang::CFGBlock *B, const clang::CFGBlock *Join,
+  /// by \p ArmSummaries, first differ, unless they are equal. Returns true
+  /// if they differ.
+  bool reportDifference(const clang::CFGBlock *B, const clang::CFGBlock *Join,
                         llvm::ArrayRef<const clang::CFGBlock *> Arms,
                         llvm::ArrayRef<unsigned> ArmIndex,
                         llvm::ArrayRef<const SummaryNode *> ArmSummaries,
@@ -120,6 +124,9 @@ private:
   /// Sites per block, by block ID, in evaluation order.
   std::vector<std::vector<CallSite>> Sites;
   const SummaryNode *Summary = nullptr;
+  /// While comparing the sides of a branch: blocks with a throw that the
+  /// branch leads to unconditionally.
+  llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
 };
 
 } // namespace ddp

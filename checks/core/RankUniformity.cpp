@@ -28,6 +28,7 @@ enum OriginKey : uintptr_t {
   KeyOutArg,
   KeyEnv,
   KeyLocal,
+  KeyInexact,
 };
 
 /// The state of a variable that a collective made the same on every rank
@@ -93,6 +94,17 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
   return nullptr;
 }
 
+/// Functions that turn a rank into the same rank of another type.
+bool isConversion(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  static constexpr llvm::StringLiteral Names[] = {
+      "atoi", "atol", "atoll", "strtol", "strtoll", "strtoul", "strtoull",
+      "stoi", "stol", "stoll", "stoul", "stoull", "to_string", "string",
+      "basic_string", "from_chars", "lexical_cast", "value", "value_or"};
+  return llvm::is_contained(Names, FD->getName());
+}
+
 bool isGetenv(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier())
     return false;
@@ -120,15 +132,20 @@ bool isDistributedClass(const RecordDecl *RD) {
   if (RD->getDeclName().isIdentifier()) {
     std::string Name = RD->getName().lower();
     for (const char *Word : {"dist", "process", "comm", "parallel", "group",
-                             "worker", "trainer", "node", "cluster", "rank",
-                             "launch", "mpi", "nccl", "ddp"})
+                             "worker", "trainer", "cluster", "launch", "mpi",
+                             "nccl", "ddp"})
       if (llvm::StringRef(Name).contains(Word))
         return true;
   }
   for (const FieldDecl *F : RD->fields()) {
-    if (F->getDeclName().isIdentifier() && isWorldSizeName(F->getName()) &&
-        F->getName() != "size")
-      return true;
+    // A world size, but not any `size` (a container's, a layer's).
+    if (F->getDeclName().isIdentifier() && isWorldSizeName(F->getName())) {
+      std::string Lower = F->getName().lower();
+      llvm::StringRef Name(Lower);
+      Name.consume_front("m_");
+      if (!Name.starts_with("size"))
+        return true;
+    }
     std::string Type = F->getType().getAsString();
     if (llvm::StringRef(Type).contains("c10d::") ||
         llvm::StringRef(Type).contains("MPI_Comm") ||
@@ -267,9 +284,14 @@ const Origin *Evaluator::comparison(const BinaryOperator *BO) {
     return RankOrigin;
   if (isWorldSize(Other))
     return nullptr;
-  // rank <= world_size - 1, world_size - 1 >= rank
+  // rank <= world_size - 1 (always), rank > world_size - 1 (never); but
+  // rank == world_size - 1 picks the last rank.
+  BinaryOperatorKind Normalised =
+      LO ? BO->getOpcode()
+         : BinaryOperator::reverseComparisonOp(BO->getOpcode());
   if (const auto *Minus = dyn_cast<BinaryOperator>(Other))
-    if (Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
+    if ((Normalised == BO_LE || Normalised == BO_GT) &&
+        Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
       Expr::EvalResult One;
       if (Minus->getRHS()->EvaluateAsInt(One, Ctx.AST) &&
           One.Val.getInt() == 1)
@@ -346,13 +368,21 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     if (Ctx.isAnalysable(FD) && !FD->getReturnType()->isVoidType())
       return nullptr;
   }
+  const Origin *O = nullptr;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
-    if (const Origin *O = eval(MCE->getImplicitObjectArgument()))
-      return O;
-  for (const Expr *Arg : Call->arguments())
-    if (const Origin *O = eval(Arg))
-      return O;
-  return nullptr;
+    O = eval(MCE->getImplicitObjectArgument());
+  for (const Expr *Arg : Call->arguments()) {
+    if (O)
+      break;
+    O = eval(Arg);
+  }
+  // localBatches(rank) depends on the rank but is not the rank: facts such
+  // as rank >= 0 do not carry over. Conversions (atoi, stoi) keep it.
+  if (O && O->ExactRank && !isConversion(FD))
+    return Ctx.origin(Call, key(KeyInexact), O->Loc,
+                      [&] { return O->Message; }, O->Cause, O->FromControl,
+                      /*ExactRank=*/false);
+  return O;
 }
 
 const Origin *Evaluator::eval(const Expr *E) {
@@ -579,7 +609,7 @@ void Transfer::passArguments(const CallExpr *Call) {
             return fmt::format("'{}' is set to a rank-dependent value by '{}' "
                                "here",
                                declName(Target), Def->getNameAsString());
-          }, Written);
+          }, Written, false, Written->ExactRank);
       }
     const Origin *O = Eval.eval(Call->getArg(I));
     if (!O)
@@ -735,7 +765,7 @@ void Transfer::element(const CFGElement &Elem) {
       Ctx.Facts.addReturn(FD->getCanonicalDecl(), Ctx.origin(RS, key(KeyReturn), RS->getBeginLoc(), [&] {
         return fmt::format("'{}' returns a rank-dependent value here",
                            FD->getNameAsString());
-      }, O));
+      }, O, false, O->ExactRank && isPlainValue(Value)));
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {

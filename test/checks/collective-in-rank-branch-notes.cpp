@@ -226,3 +226,15 @@ void whileOnRankNotes(c10d::ProcessGroup *pg, Tensors &grads) {
 // CHECK-NOTES: :[[@LINE-4]]:9: warning: 'broadcast' is called a rank-dependent number of times: the loop condition 'pending > 0' depends on the rank [ddp-collective-in-rank-branch]
 // CHECK-NOTES: :[[@LINE-6]]:10: note: this loop condition depends on the rank
 // CHECK-NOTES: :[[@LINE-8]]:17: note: 'pending' is set from 'pg->getRank() + 1' here
+
+// An || early exit: the note points at the return.
+void returnUnlessRootQuiet(c10d::ProcessGroup *pg, Tensors &t, bool verbose) {
+  int rank = pg->getRank();
+  if (rank != 0 || verbose)
+    return;
+  pg->allreduce(t);
+}
+// CHECK-NOTES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'rank != 0 || verbose' [ddp-collective-in-rank-branch]
+// CHECK-NOTES: :[[@LINE-5]]:7: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-7]]:14: note: 'rank' is set from 'pg->getRank()' here
+// CHECK-NOTES: :[[@LINE-6]]:5: note: ranks where 'rank != 0 || verbose' leave here (return) and never reach 'allreduce'

@@ -196,3 +196,17 @@ void trailingComment(c10d::ProcessGroup *pg, const at::Tensor &w) {
 // CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
 // CHECK-FIXES-NEXT: {{^}}    pg->barrier()->wait(); // wait for the others{{$}}
 // CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// No fix-it when the condition also holds a rank-independent part: moving
+// the barrier out would make every rank wait on every step, not every 100th.
+void everyHundredStepsOnRoot(c10d::ProcessGroup *pg, const at::Tensor &w,
+                             int step) {
+  if (pg->getRank() == 0 && step % 100 == 0) {
+    save(w);
+    pg->barrier()->wait();
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'barrier' is reached only by ranks where 'pg->getRank() == 0 && step % 100 == 0' [ddp-rank-gated-barrier]
+// CHECK-FIXES:      {{^}}  if (pg->getRank() == 0 && step % 100 == 0) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    pg->barrier()->wait();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
