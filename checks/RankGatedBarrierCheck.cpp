@@ -68,6 +68,24 @@ bool declaresTypes(const CompoundStmt *Block) {
   return false;
 }
 
+/// True if \p E combines tests with && or ||, also behind ! and in the
+/// initialiser of a local flag (`bool leader = rank == 0 && v; if (leader)`).
+bool hasLogicalOp(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isLogicalOp() || hasLogicalOp(BO->getLHS(), Depth + 1) ||
+           hasLogicalOp(BO->getRHS(), Depth + 1);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return hasLogicalOp(UO->getSubExpr(), Depth + 1);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Var->hasLocalStorage() && Var->getInit())
+        return hasLogicalOp(Var->getInit(), Depth + 1);
+  return false;
+}
+
 /// The whitespace that starts the line of \p Loc.
 StringRef lineIndent(SourceLocation Loc, const SourceManager &SM) {
   auto [FID, Offset] = SM.getDecomposedLoc(Loc);
@@ -92,10 +110,8 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
   // `if (rank == 0 && step % 100 == 0)`: moving the barrier out would make
   // every rank call it on every step; what is right depends on the other
   // part of the condition, which only the author knows.
-  if (const auto *Logical =
-          dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts()))
-    if (Logical->isLogicalOp())
-      return {};
+  if (hasLogicalOp(If->getCond(), 0))
+    return {};
   const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
   if (!Then || Then->body_empty() || declaresTypes(Then))
     return {};

@@ -325,11 +325,22 @@ const SummaryNode *FunctionAnalysis::summarize(
 const CallSite *
 FunctionAnalysis::siteIssuing(const std::vector<const CFGBlock *> &Blocks,
                               llvm::StringRef Op, unsigned Skip) const {
+  const CallSite *Found = nullptr;
+  const CallSite *Written = nullptr;
   for (const CFGBlock *B : Blocks)
-    for (const CallSite &Site : Sites[B->getBlockID()])
-      if (Site.Summary->mayIssue(Op) && Skip-- == 0)
-        return &Site;
-  return nullptr;
+    for (const CallSite &Site : Sites[B->getBlockID()]) {
+      if (!Site.Summary->mayIssue(Op))
+        continue;
+      if (!Written && !Site.IsDestructor)
+        Written = &Site;
+      if (!Found && Skip-- == 0)
+        Found = &Site;
+    }
+  // Rather blame a collective written out than the same one run by a
+  // destructor at the end of the scope.
+  if (Found && Found->IsDestructor && Written)
+    return Written;
+  return Found;
 }
 
 std::vector<const CFGBlock *>
@@ -589,17 +600,16 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
     llvm::DenseMap<const CFGBlock *, bool> OnStack;
     llvm::SmallVector<const SummaryNode *, 4> ArmSummaries;
-    // The blocks each side runs unconditionally: a throw there is the
-    // branch's own way out.
+    // A throw that every path of a side reaches (it post-dominates the
+    // side's first block) is the branch's own way out; one under a further
+    // test on that side is an error check.
     RankGatedThrows.clear();
-    for (const CFGBlock *Arm : Arms) {
-      const CFGBlock *X = Arm;
-      while (X && X != Join && RankGatedThrows.insert(X).second) {
-        if (throwsIn(X) || X->succ_size() != 1)
-          break;
-        X = *X->succ_begin();
-      }
-    }
+    for (const CFGBlock *Arm : Arms)
+      for (const CFGBlock *X : region(Arm, Join, B))
+        if (throwsIn(X) &&
+            PostDom->getBase().dominates(const_cast<CFGBlock *>(X),
+                                         const_cast<CFGBlock *>(Arm)))
+          RankGatedThrows.insert(X);
     for (unsigned I = 0; I < Arms.size();) {
       if (const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0)) {
         ArmSummaries.push_back(N);

@@ -261,3 +261,24 @@ void barrierBeforeBroadcast(c10d::ProcessGroup *pg, Tensors &params) {
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'broadcast' is reached only by ranks where 'pg->getRank() == 0' [ddp-collective-in-rank-branch]
 
+
+// Rank 0 always throws, whatever it logs first: an early exit.
+void throwAfterInnerIf(c10d::ProcessGroup *pg, Tensors &grads, bool verbose) {
+  int rank = pg->getRank();
+  if (rank == 0) {
+    if (verbose)
+      pg->getSize();
+    throw 1;
+  }
+  pg->allreduce(grads);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'allreduce' is skipped by ranks that leave early when 'rank == 0' [ddp-collective-in-rank-branch]
+
+// Silent: a throw under an error check on rank 0 is a failure (the job
+// fails), not the rank test deciding to leave.
+void throwOnErrorOnRoot(c10d::ProcessGroup *pg, Tensors &grads, bool bad) {
+  int rank = pg->getRank();
+  if (rank == 0 && bad)
+    throw 1;
+  pg->allreduce(grads);
+}

@@ -210,3 +210,26 @@ void everyHundredStepsOnRoot(c10d::ProcessGroup *pg, const at::Tensor &w,
 // CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
 // CHECK-FIXES-NEXT: {{^}}    pg->barrier()->wait();{{$}}
 // CHECK-FIXES-NEXT: {{^}}  }{{$}}
+
+// No fix-it either behind a ! or through a flag that holds a && test.
+void negatedCombinedTest(c10d::ProcessGroup *pg, const at::Tensor &w, bool v) {
+  if (!(pg->getRank() == 0 && v)) {
+    save(w);
+    pg->barrier()->wait();
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'barrier' is reached only by ranks where '!(pg->getRank() == 0 && v)' [ddp-rank-gated-barrier]
+// CHECK-FIXES:      {{^}}  if (!(pg->getRank() == 0 && v)) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    pg->barrier()->wait();{{$}}
+void leaderFlag(c10d::ProcessGroup *pg, const at::Tensor &w, bool v) {
+  bool leader = pg->getRank() == 0 && v;
+  if (leader) {
+    save(w);
+    pg->barrier()->wait();
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:9: warning: 'barrier' is reached only by ranks where 'leader' [ddp-rank-gated-barrier]
+// CHECK-FIXES:      {{^}}  if (leader) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    save(w);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    pg->barrier()->wait();{{$}}
