@@ -11,11 +11,12 @@ config.suffixes = [".cpp", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ddp_obj_root, "test")
 # A guard against a regression to exponential time (path enumeration): no
-# test of ours takes more than a few seconds. lit needs psutil for it
+# check test takes more than a few seconds (the examples test, which builds
+# and runs every example program, a few minutes). lit needs psutil for it
 # (Debian's python3-psutil, which scripts/install-deps.sh installs).
 try:
     import psutil  # noqa: F401
-    lit_config.maxIndividualTestTime = 300
+    lit_config.maxIndividualTestTime = 900
 except ImportError:
     lit_config.note("python3-psutil is missing: no per-test time limit")
 
@@ -39,6 +40,8 @@ config.substitutions.append(
 config.substitutions.append(("%ddp_clang_tidy", config.ddp_clang_tidy))
 config.substitutions.append(("%host_clang_tidy", config.host_clang_tidy))
 config.substitutions.append(("%ddp_plugin", config.ddp_plugin))
+# The Python interpreter of the build, for scripts (test/examples/).
+config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%mock_flags", "-std=c++17 -isystem " + inputs))
 
