@@ -28,7 +28,7 @@ Usage (lit runs it from test/examples/examples.test):
 
 Build and analysis are CPU-bound: on 2 cores the whole run takes about
 2.5 minutes (3.5 when another copy of it runs at the same time); lit's
-per-test limit is 5 minutes. To fit that, the programs are
+per-test limit is 15 minutes. To keep it short, the programs are
 compiled with a precompiled header (DDP_EXAMPLES_PCH=ON), while the analyzer
 reads a second, plain compilation database without it - the one a user of
 the examples gets. The programs run one at a time: the buggy ones while the
