@@ -361,6 +361,7 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
 }
 
 static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
+static void setExit(Finding &F, const Stmt *Exit);
 
 void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
                                     std::vector<CallStep> &Chain) const {
@@ -391,8 +392,7 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
         continue;
       const Stmt *St = S->getStmt();
       if (isa<ReturnStmt>(St) || isa<CXXThrowExpr>(St)) {
-        F.EarlyExit = St->getBeginLoc();
-        F.EarlyExitKind = isa<ReturnStmt>(St) ? "return" : "throw";
+        setExit(F, St);
         return;
       }
       if (const auto *Call = dyn_cast<CallExpr>(St))
@@ -405,10 +405,7 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
     }
     if (const Stmt *T = B->getTerminatorStmt()) {
       if (isa<BreakStmt, ContinueStmt, GotoStmt>(T)) {
-        F.EarlyExit = T->getBeginLoc();
-        F.EarlyExitKind = isa<BreakStmt>(T)      ? "break"
-                          : isa<ContinueStmt>(T) ? "continue"
-                                                 : "goto";
+        setExit(F, T);
         return;
       }
     }
@@ -417,21 +414,26 @@ void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks
 
 static Finding::Shape shapeOf(const Stmt *Terminator);
 
+/// The condition of an if or a loop, or null.
+static const Expr *conditionOf(const Stmt *S) {
+  if (const auto *If = dyn_cast_or_null<IfStmt>(S))
+    return If->getCond();
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(S))
+    return While->getCond();
+  if (const auto *For = dyn_cast_or_null<ForStmt>(S))
+    return For->getCond();
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(S))
+    return Do->getCond();
+  return nullptr;
+}
+
 /// The if or loop whose condition contains \p Part (a side of a && or ||),
 /// searched in \p S.
 static const Stmt *controlOf(const Stmt *S, const Expr *Part,
                              const SourceManager &SM) {
   if (!S)
     return nullptr;
-  const Expr *Cond = nullptr;
-  if (const auto *If = dyn_cast<IfStmt>(S))
-    Cond = If->getCond();
-  else if (const auto *While = dyn_cast<WhileStmt>(S))
-    Cond = While->getCond();
-  else if (const auto *For = dyn_cast<ForStmt>(S))
-    Cond = For->getCond();
-  else if (const auto *Do = dyn_cast<DoStmt>(S))
-    Cond = Do->getCond();
+  const Expr *Cond = conditionOf(S);
   if (Cond && SM.isPointWithin(Part->getBeginLoc(), Cond->getBeginLoc(),
                                Cond->getEndLoc()))
     return S;
@@ -482,16 +484,7 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
   const auto *Logical = dyn_cast_or_null<BinaryOperator>(B->getTerminatorStmt());
   bool InChain = Logical && Logical->isLogicalOp();
   if (!InChain) {
-    const Expr *Cond = nullptr;
-    const Stmt *T = B->getTerminatorStmt();
-    if (const auto *If = dyn_cast_or_null<IfStmt>(T))
-      Cond = If->getCond();
-    else if (const auto *While = dyn_cast_or_null<WhileStmt>(T))
-      Cond = While->getCond();
-    else if (const auto *For = dyn_cast_or_null<ForStmt>(T))
-      Cond = For->getCond();
-    else if (const auto *Do = dyn_cast_or_null<DoStmt>(T))
-      Cond = Do->getCond();
+    const Expr *Cond = conditionOf(B->getTerminatorStmt());
     if (const auto *BO =
             dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
                                                   : nullptr))
@@ -527,12 +520,8 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
                                              If->getThen()->getBeginLoc(),
                                              If->getThen()->getEndLoc());
     }
-  } else if (const auto *While = dyn_cast<WhileStmt>(Control)) {
-    F.Condition = While->getCond();
-  } else if (const auto *For = dyn_cast<ForStmt>(Control)) {
-    F.Condition = For->getCond();
-  } else if (const auto *Do = dyn_cast<DoStmt>(Control)) {
-    F.Condition = Do->getCond();
+  } else {
+    F.Condition = conditionOf(Control);
   }
   F.ConditionText = Ctx.text(F.Condition);
 }
