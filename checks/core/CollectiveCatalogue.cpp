@@ -11,30 +11,6 @@ using namespace clang;
 
 namespace ddp {
 
-llvm::StringRef roleName(CallRole Role) {
-  switch (Role) {
-  case CallRole::Collective:
-    return "collective";
-  case CallRole::Barrier:
-    return "barrier";
-  case CallRole::PointToPoint:
-    return "point-to-point";
-  case CallRole::Local:
-    return "local";
-  case CallRole::RankSource:
-    return "rank source";
-  case CallRole::UniformSource:
-    return "uniform source";
-  case CallRole::GradientSync:
-    return "gradient synchronisation";
-  case CallRole::ArmsGradSync:
-    return "arms gradient synchronisation";
-  case CallRole::LocalData:
-    return "rank-local data";
-  }
-  return "unknown";
-}
-
 static bool hasGlobChars(llvm::StringRef S) {
   return S.find_first_of("*?[") != llvm::StringRef::npos;
 }

@@ -39,8 +39,6 @@ enum class CallRole : unsigned char {
                  ///< (tensor.item()): rank-dependent unless synchronised.
 };
 
-llvm::StringRef roleName(CallRole Role);
-
 /// True for the roles that every rank must execute together.
 inline bool isCollectiveRole(CallRole Role) {
   return Role == CallRole::Collective || Role == CallRole::Barrier;
@@ -76,8 +74,6 @@ public:
   /// The entry that describes a call to \p Callee, or null.
   const CatalogueEntry *classify(const clang::FunctionDecl *Callee) const;
   const CatalogueEntry *classify(const clang::CallExpr *Call) const;
-
-  size_t size() const { return Entries.size(); }
 
 private:
   struct Compiled {

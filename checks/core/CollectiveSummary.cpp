@@ -20,48 +20,6 @@ void SummaryNode::Profile(llvm::FoldingSetNodeID &ID) const {
   profile(ID, K, Op, Kids);
 }
 
-static void render(const SummaryNode *N, std::string &Out, unsigned &Budget) {
-  if (Budget == 0) {
-    Out += "...";
-    return;
-  }
-  switch (N->getKind()) {
-  case SummaryNode::Kind::Empty:
-    Out += "-";
-    return;
-  case SummaryNode::Kind::LoopBack:
-    Out += "(repeat)";
-    return;
-  case SummaryNode::Kind::Op:
-    --Budget;
-    Out += N->getOp().str();
-    return;
-  case SummaryNode::Kind::Seq:
-    for (size_t I = 0; I < N->children().size(); ++I) {
-      if (I)
-        Out += ", ";
-      render(N->children()[I], Out, Budget);
-    }
-    return;
-  case SummaryNode::Kind::Choice:
-    Out += "(";
-    for (size_t I = 0; I < N->children().size(); ++I) {
-      if (I)
-        Out += " | ";
-      render(N->children()[I], Out, Budget);
-    }
-    Out += ")";
-    return;
-  }
-}
-
-std::string SummaryNode::str(unsigned MaxOps) const {
-  std::string Out;
-  unsigned Budget = MaxOps;
-  render(this, Out, Budget);
-  return Out;
-}
-
 SummaryContext::SummaryContext() {
   Empty = intern(SummaryNode::Kind::Empty, "", {});
 }

@@ -51,8 +51,6 @@ public:
   bool mayIssueAny() const { return !Ops.empty(); }
   /// True if some path through this node goes back to a loop head.
   bool loopsBack() const { return LoopsBack; }
-  /// Short human-readable form: "allreduce, (barrier | -)", "loop".
-  std::string str(unsigned MaxOps = 6) const;
 
 private:
   friend class SummaryContext;
@@ -101,8 +99,6 @@ public:
   /// \p N with only its barriers (\p KeepBarriers) or only its other
   /// collectives. Memoised per node.
   const SummaryNode *only(const SummaryNode *N, bool KeepBarriers);
-
-  size_t size() const { return Nodes.size(); }
 
 private:
   const SummaryNode *intern(SummaryNode::Kind K, llvm::StringRef Op,

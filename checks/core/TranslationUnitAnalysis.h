@@ -36,11 +36,6 @@ public:
   void run();
 
   const std::vector<Finding> &findings() const { return Findings; }
-  AnalysisContext &context() { return Ctx; }
-  /// The functions analysed, in the order they were found.
-  const std::vector<const clang::FunctionDecl *> &functions() const {
-    return Roots;
-  }
 
   const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
   const FunctionAnalysis *
