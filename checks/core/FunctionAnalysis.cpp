@@ -589,15 +589,19 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
     llvm::DenseMap<const CFGBlock *, bool> OnStack;
     llvm::SmallVector<const SummaryNode *, 4> ArmSummaries;
+    // What each side runs before the join, computed once per branch.
+    std::vector<std::vector<const CFGBlock *>> Regions;
+    for (const CFGBlock *Arm : Arms)
+      Regions.push_back(region(Arm, Join, B));
     // A throw that every path of a side reaches (it post-dominates the
     // side's first block) is the branch's own way out; one under a further
     // test on that side is an error check.
     RankGatedThrows.clear();
-    for (const CFGBlock *Arm : Arms)
-      for (const CFGBlock *X : region(Arm, Join, B))
+    for (unsigned I = 0; I < Arms.size(); ++I)
+      for (const CFGBlock *X : Regions[I])
         if (throwsIn(X) &&
             PostDom->getBase().dominates(const_cast<CFGBlock *>(X),
-                                         const_cast<CFGBlock *>(Arm)))
+                                         const_cast<CFGBlock *>(Arms[I])))
           RankGatedThrows.insert(X);
     for (unsigned I = 0; I < Arms.size();) {
       if (const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0)) {
@@ -609,6 +613,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
       // waiting.
       Arms.erase(Arms.begin() + I);
       ArmIndex.erase(ArmIndex.begin() + I);
+      Regions.erase(Regions.begin() + I);
     }
     if (Arms.size() < 2)
       continue;
@@ -620,139 +625,137 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
       llvm::SmallVector<const SummaryNode *, 4> Kind;
       for (const SummaryNode *N : ArmSummaries)
         Kind.push_back(Ctx.Summaries.only(N, Barriers));
-      Differ |= reportDifference(B, Join, Arms, ArmIndex, Kind, ArmSummaries,
+      Differ |= reportDifference(B, Regions, ArmIndex, Kind, ArmSummaries,
                                  Reported[Barriers], Out);
     }
     // The same barriers and the same collectives, in another order
     // (`allreduce; barrier` against `barrier; allreduce`): still a hang.
     if (!Differ)
-      reportDifference(B, Join, Arms, ArmIndex, ArmSummaries, ArmSummaries,
+      reportDifference(B, Regions, ArmIndex, ArmSummaries, ArmSummaries,
                        Reported[0], Out);
   }
   RankGatedThrows.clear();
 }
 
 bool FunctionAnalysis::reportDifference(
-    const CFGBlock *B, const CFGBlock *Join,
-    llvm::ArrayRef<const CFGBlock *> Arms, llvm::ArrayRef<unsigned> ArmIndex,
+    const CFGBlock *B, llvm::ArrayRef<std::vector<const CFGBlock *>> Regions,
+    llvm::ArrayRef<unsigned> ArmIndex,
     llvm::ArrayRef<const SummaryNode *> ArmSummaries,
     llvm::ArrayRef<const SummaryNode *> FullSummaries,
     llvm::DenseMap<const Expr *, bool> &Reported,
     std::vector<Finding> &Out) const {
-  {
-    // Pick the first side that differs from the first one.
-    unsigned Other = 1;
-    while (Other < Arms.size() && ArmSummaries[Other] == ArmSummaries[0])
-      ++Other;
-    if (Other == Arms.size())
-      return false; // Every side issues the same collectives: balanced.
+  // Pick the first side that differs from the first one.
+  unsigned Other = 1;
+  while (Other < ArmSummaries.size() && ArmSummaries[Other] == ArmSummaries[0])
+    ++Other;
+  if (Other == ArmSummaries.size())
+    return false; // Every side issues the same collectives: balanced.
 
-    SummaryDifference Diff =
-        firstDifference(ArmSummaries[0], ArmSummaries[Other]);
-    auto Region0 = region(Arms[0], Join, B);
-    auto RegionOther = region(Arms[Other], Join, B);
-    // Blocks that only one side reaches. Sides can share blocks before the
-    // join when one of them may leave early.
-    auto Excl0 = without(Region0, RegionOther);
-    auto ExclOther = without(RegionOther, Region0);
-    // The differing collective may have been issued before, in the common
-    // prefix (`barrier; barrier;` against `barrier;`): blame the one after.
-    auto Repeats = [&](const SummaryNode *Part, const SummaryNode *Arm) {
-      unsigned N = 0;
-      auto Parts = topLevelParts(Arm);
-      for (unsigned I = 0; I < Diff.Prefix && I < Parts.size(); ++I)
-        N += Parts[I]->mayIssue(Part->firstOp());
-      return N;
-    };
-    const CallSite *Site0 =
-        Diff.Left ? siteIssuing(Excl0, Diff.Left->firstOp(),
-                                Repeats(Diff.Left, ArmSummaries[0]))
-                  : nullptr;
-    const CallSite *SiteOther =
-        Diff.Right ? siteIssuing(ExclOther, Diff.Right->firstOp(),
-                                 Repeats(Diff.Right, ArmSummaries[Other]))
-                   : nullptr;
+  SummaryDifference Diff =
+      firstDifference(ArmSummaries[0], ArmSummaries[Other]);
+  const auto &Region0 = Regions[0];
+  const auto &RegionOther = Regions[Other];
+  // Blocks that only one side reaches. Sides can share blocks before the
+  // join when one of them may leave early.
+  auto Excl0 = without(Region0, RegionOther);
+  auto ExclOther = without(RegionOther, Region0);
+  // The differing collective may have been issued before, in the common
+  // prefix (`barrier; barrier;` against `barrier;`): blame the one after.
+  auto Repeats = [&](const SummaryNode *Part, const SummaryNode *Arm) {
+    unsigned N = 0;
+    auto Parts = topLevelParts(Arm);
+    for (unsigned I = 0; I < Diff.Prefix && I < Parts.size(); ++I)
+      N += Parts[I]->mayIssue(Part->firstOp());
+    return N;
+  };
+  const CallSite *Site0 = Diff.Left
+                              ? siteIssuing(Excl0, Diff.Left->firstOp(),
+                                            Repeats(Diff.Left, ArmSummaries[0]))
+                              : nullptr;
+  const CallSite *SiteOther =
+      Diff.Right ? siteIssuing(ExclOther, Diff.Right->firstOp(),
+                               Repeats(Diff.Right, ArmSummaries[Other]))
+                 : nullptr;
 
-    Finding F;
-    F.Function = FD;
-    const CallSite *Primary = Site0 ? Site0 : SiteOther;
-    const CallSite *Secondary = Site0 ? SiteOther : nullptr;
-    bool PrimaryInFirst = Primary && Primary == Site0;
-    // Where both sides differ, blame the side whose collective is written
-    // out, not one run by a destructor at the end of a scope.
-    if (Site0 && SiteOther && Site0->IsDestructor && !SiteOther->IsDestructor) {
-      Primary = SiteOther;
-      Secondary = Site0;
-      PrimaryInFirst = false;
-    }
-    bool Shared = false;
-    if (!Primary) {
-      // The collective is in blocks both sides reach; one side can leave
-      // before it.
-      llvm::StringRef Op = Diff.Left ? Diff.Left->firstOp()
-                                     : Diff.Right ? Diff.Right->firstOp()
-                                                  : llvm::StringRef();
-      Primary = siteIssuing(without(Region0, Excl0), Op, 0);
-      Shared = true;
-    }
-    if (!Primary)
-      return true;
-    F.Op = Shared ? (Diff.Left ? Diff.Left : Diff.Right)->firstOp().str()
-                  : (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
-    if (Reported.lookup(Primary->Call))
-      return true;
-    Reported[Primary->Call] = true;
-
-    F.Site = Primary->Call;
-    // A helper's barrier is still a barrier: the class is the collective's.
-    F.IsBarrier = Ctx.Summaries.isBarrier(F.Op);
-    if (Primary->Callee) {
-      F.Via = calleeName(Primary->Call, Primary->Callee);
-      explainChain(*Primary, F.Op, F.Chain);
-    }
-    if (Secondary) {
-      F.OtherSite = Secondary->Call;
-      F.OtherOp = (PrimaryInFirst ? Diff.Right : Diff.Left)->firstOp().str();
-    } else if (!Shared) {
-      // The other side may issue a collective of the other kind in the same
-      // place (a barrier against an allreduce): say so.
-      SummaryDifference Full =
-          firstDifference(FullSummaries[0], FullSummaries[Other]);
-      const SummaryNode *Mine = PrimaryInFirst ? Full.Left : Full.Right;
-      const SummaryNode *Theirs = PrimaryInFirst ? Full.Right : Full.Left;
-      if (Mine && Theirs && Mine->firstOp() == F.Op)
-        if (const CallSite *Instead = siteIssuing(
-                PrimaryInFirst ? ExclOther : Excl0, Theirs->firstOp(), 0)) {
-          F.OtherSite = Instead->Call;
-          F.OtherOp = Theirs->firstOp().str();
-        }
-    }
-    const Stmt *Terminator = B->getTerminatorStmt();
-    F.Branch = Terminator;
-    F.Kind = shapeOf(Terminator);
-    F.Condition = RankUniformity::branchCondition(B);
-    if (const auto *ForRange = dyn_cast_or_null<CXXForRangeStmt>(Terminator)) {
-      // The condition is the hidden `__begin != __end`: show the range.
-      F.Condition = ForRange->getRangeInit();
-      F.OverRange = true;
-    }
-    F.ConditionText = Ctx.text(F.Condition);
-    F.Why = Uniformity->branchDivergence(B);
-    unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];
-    F.SiteOnTrueSide = PrimaryArm == 0;
-    if (Shared) {
-      // The side with the early exit is the one that skips the collective.
-      findEarlyExit(Excl0, F);
-      F.SiteOnTrueSide = ArmIndex[F.EarlyExit.isValid() ? 0 : Other] != 0;
-      if (F.EarlyExit.isInvalid())
-        findEarlyExit(ExclOther, F);
-    } else if (F.Kind == Finding::Shape::Branch && !Secondary) {
-      findEarlyExit(PrimaryInFirst ? ExclOther : Excl0, F);
-    }
-    widenToWholeCondition(F, B);
-    Out.push_back(std::move(F));
-    return true;
+  Finding F;
+  F.Function = FD;
+  const CallSite *Primary = Site0 ? Site0 : SiteOther;
+  const CallSite *Secondary = Site0 ? SiteOther : nullptr;
+  bool PrimaryInFirst = Primary && Primary == Site0;
+  // Where both sides differ, blame the side whose collective is written
+  // out, not one run by a destructor at the end of a scope.
+  if (Site0 && SiteOther && Site0->IsDestructor && !SiteOther->IsDestructor) {
+    Primary = SiteOther;
+    Secondary = Site0;
+    PrimaryInFirst = false;
   }
+  bool Shared = false;
+  if (!Primary) {
+    // The collective is in blocks both sides reach; one side can leave
+    // before it.
+    llvm::StringRef Op = Diff.Left    ? Diff.Left->firstOp()
+                         : Diff.Right ? Diff.Right->firstOp()
+                                      : llvm::StringRef();
+    Primary = siteIssuing(without(Region0, Excl0), Op, 0);
+    Shared = true;
+  }
+  if (!Primary)
+    return true;
+  F.Op = Shared ? (Diff.Left ? Diff.Left : Diff.Right)->firstOp().str()
+                : (PrimaryInFirst ? Diff.Left : Diff.Right)->firstOp().str();
+  if (Reported.lookup(Primary->Call))
+    return true;
+  Reported[Primary->Call] = true;
+
+  F.Site = Primary->Call;
+  // A helper's barrier is still a barrier: the class is the collective's.
+  F.IsBarrier = Ctx.Summaries.isBarrier(F.Op);
+  if (Primary->Callee) {
+    F.Via = calleeName(Primary->Call, Primary->Callee);
+    explainChain(*Primary, F.Op, F.Chain);
+  }
+  if (Secondary) {
+    F.OtherSite = Secondary->Call;
+    F.OtherOp = (PrimaryInFirst ? Diff.Right : Diff.Left)->firstOp().str();
+  } else if (!Shared) {
+    // The other side may issue a collective of the other kind in the same
+    // place (a barrier against an allreduce): say so.
+    SummaryDifference Full =
+        firstDifference(FullSummaries[0], FullSummaries[Other]);
+    const SummaryNode *Mine = PrimaryInFirst ? Full.Left : Full.Right;
+    const SummaryNode *Theirs = PrimaryInFirst ? Full.Right : Full.Left;
+    if (Mine && Theirs && Mine->firstOp() == F.Op)
+      if (const CallSite *Instead = siteIssuing(
+              PrimaryInFirst ? ExclOther : Excl0, Theirs->firstOp(), 0)) {
+        F.OtherSite = Instead->Call;
+        F.OtherOp = Theirs->firstOp().str();
+      }
+  }
+  const Stmt *Terminator = B->getTerminatorStmt();
+  F.Branch = Terminator;
+  F.Kind = shapeOf(Terminator);
+  F.Condition = RankUniformity::branchCondition(B);
+  if (const auto *ForRange = dyn_cast_or_null<CXXForRangeStmt>(Terminator)) {
+    // The condition is the hidden `__begin != __end`: show the range.
+    F.Condition = ForRange->getRangeInit();
+    F.OverRange = true;
+  }
+  F.ConditionText = Ctx.text(F.Condition);
+  F.Why = Uniformity->branchDivergence(B);
+  unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];
+  F.SiteOnTrueSide = PrimaryArm == 0;
+  if (Shared) {
+    // The side with the early exit is the one that skips the collective.
+    findEarlyExit(Excl0, F);
+    F.SiteOnTrueSide = ArmIndex[F.EarlyExit.isValid() ? 0 : Other] != 0;
+    if (F.EarlyExit.isInvalid())
+      findEarlyExit(ExclOther, F);
+  } else if (F.Kind == Finding::Shape::Branch && !Secondary) {
+    findEarlyExit(PrimaryInFirst ? ExclOther : Excl0, F);
+  }
+  widenToWholeCondition(F, B);
+  Out.push_back(std::move(F));
+  return true;
 }
 
 } // namespace ddp

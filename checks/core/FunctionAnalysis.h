@@ -105,9 +105,10 @@ private:
   /// Reports where the sides of the rank-dependent branch \p B, summarised
   /// by \p ArmSummaries, first differ, unless they are equal. Returns true
   /// if they differ.
-  bool reportDifference(const clang::CFGBlock *B, const clang::CFGBlock *Join,
-                        llvm::ArrayRef<const clang::CFGBlock *> Arms,
-                        llvm::ArrayRef<unsigned> ArmIndex,
+  bool reportDifference(
+      const clang::CFGBlock *B,
+      llvm::ArrayRef<std::vector<const clang::CFGBlock *>> Regions,
+      llvm::ArrayRef<unsigned> ArmIndex,
                         llvm::ArrayRef<const SummaryNode *> ArmSummaries,
                         llvm::ArrayRef<const SummaryNode *> FullSummaries,
                         llvm::DenseMap<const clang::Expr *, bool> &Reported,
