@@ -1,6 +1,7 @@
 //===--- AnalysisContext.cpp - What the analysis of one TU shares ---------===//
 
 #include "core/AnalysisContext.h"
+#include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -80,22 +81,6 @@ bool AnalysisContext::isRankName(llvm::StringRef Name) const {
          RankName.match(Name);
 }
 
-static bool derivesFromGroup(const CXXRecordDecl *RD, unsigned Depth) {
-  if (!RD || Depth > 8)
-    return false;
-  RD = RD->getDefinition();
-  if (!RD)
-    return false;
-  std::string Name = RD->getQualifiedNameAsString();
-  if (Name == "c10d::ProcessGroup" || Name == "c10d::Backend" ||
-      Name == "c10d::Store")
-    return true;
-  for (const CXXBaseSpecifier &Base : RD->bases())
-    if (derivesFromGroup(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
-      return true;
-  return false;
-}
-
 bool AnalysisContext::isGroupType(QualType T) {
   if (T.isNull())
     return false;
@@ -116,7 +101,11 @@ bool AnalysisContext::isGroupType(QualType T) {
           Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
         Result = isGroupType(Spec->getTemplateArgs()[0].getAsType());
     }
-    Result = Result || derivesFromGroup(RD, 0);
+    Result = Result || isOrDerivesFrom(RD, [](const CXXRecordDecl *Class) {
+               std::string Name = Class->getQualifiedNameAsString();
+               return Name == "c10d::ProcessGroup" ||
+                      Name == "c10d::Backend" || Name == "c10d::Store";
+             });
   }
   GroupTypes[T.getTypePtr()] = Result;
   return Result;

@@ -1,6 +1,7 @@
 //===--- CollectiveCatalogue.cpp - What each communication call does ------===//
 
 #include "core/CollectiveCatalogue.h"
+#include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -76,24 +77,6 @@ static bool qualifierMatches(const std::string &Qualifier,
   return Glob ? Glob->match(Name) : Name == Qualifier;
 }
 
-static bool classOrBaseMatches(const std::string &Qualifier,
-                               const std::optional<llvm::GlobPattern> &Glob,
-                               const CXXRecordDecl *RD) {
-  if (!RD)
-    return false;
-  RD = RD->getDefinition() ? RD->getDefinition() : RD;
-  if (qualifierMatches(Qualifier, Glob, RD))
-    return true;
-  if (!RD->hasDefinition())
-    return false;
-  for (const CXXBaseSpecifier &Base : RD->bases()) {
-    const auto *BaseRD = Base.getType()->getAsCXXRecordDecl();
-    if (BaseRD && classOrBaseMatches(Qualifier, Glob, BaseRD))
-      return true;
-  }
-  return false;
-}
-
 /// The name a pattern's last component is matched against: the function's
 /// name, or for a constructor the name of its class.
 static llvm::StringRef callableName(const FunctionDecl *FD) {
@@ -111,7 +94,9 @@ bool CollectiveCatalogue::matches(const Compiled &C,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     if (C.Qualifier.empty())
       return false;
-    return classOrBaseMatches(C.Qualifier, C.QualifierGlob, MD->getParent());
+    return isOrDerivesFrom(MD->getParent(), [&](const CXXRecordDecl *RD) {
+      return qualifierMatches(C.Qualifier, C.QualifierGlob, RD);
+    });
   }
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
   if (C.Qualifier.empty())
