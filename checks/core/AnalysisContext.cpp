@@ -139,4 +139,10 @@ bool AnalysisContext::isAnalysable(const FunctionDecl *FD) const {
   return !isLibraryDecl(Def);
 }
 
+bool AnalysisContext::isExternalUserFunction(const FunctionDecl *FD) const {
+  if (!ExternalKey || !FD || FD->getDefinition() || isLibraryDecl(FD))
+    return false;
+  return FD->getDeclName().isIdentifier() || isa<CXXMethodDecl>(FD);
+}
+
 } // namespace ddp

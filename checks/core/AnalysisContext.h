@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 #include <deque>
+#include <functional>
 #include <utility>
 
 #include "clang/AST/Type.h"
@@ -46,12 +47,32 @@ public:
     if (Why && Returns.try_emplace(FD, Why).second)
       ++Generation;
   }
+  /// A rank-dependent argument passed to parameter \p Index of \p FD, a
+  /// function whose body is not in this TU: a fact for the whole-program
+  /// driver to carry to the TU that defines it.
+  void addExternalParam(const clang::FunctionDecl *FD, unsigned Index,
+                        const Origin *Why) {
+    if (Why)
+      ExternalParams.try_emplace({FD, Index}, Why);
+  }
+  const llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+                       const Origin *> &
+  externalParams() const {
+    return ExternalParams;
+  }
+  const llvm::DenseMap<const clang::FunctionDecl *, const Origin *> &
+  allReturns() const {
+    return Returns;
+  }
   /// Changes whenever a fact is added.
   unsigned generation() const { return Generation; }
 
 private:
   llvm::DenseMap<const clang::ValueDecl *, const Origin *> Decls;
   llvm::DenseMap<const clang::FunctionDecl *, const Origin *> Returns;
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+                 const Origin *>
+      ExternalParams;
   unsigned Generation = 0;
 };
 
@@ -70,6 +91,28 @@ public:
   /// Variables written with the world size by an out-parameter
   /// (MPI_Comm_size(comm, &np)).
   llvm::DenseSet<const clang::ValueDecl *> WorldSizes;
+  /// Set by the whole-program driver: the stable key (USR) of a function.
+  /// When set, a call of a user function whose body is elsewhere becomes a
+  /// Call node in summaries instead of issuing nothing.
+  std::function<std::string(const clang::FunctionDecl *)> ExternalKey;
+  /// True if \p FD is a user function whose body is not in this TU: the
+  /// driver finds it in another.
+  bool isExternalUserFunction(const clang::FunctionDecl *FD) const;
+  /// Driver mode: summaries whose collectives and calls carry where they
+  /// are, for reports. Never compared.
+  SummaryContext Located;
+  /// A tag for \p Loc in located summaries, and back.
+  unsigned tag(clang::SourceLocation Loc) {
+    auto [It, New] =
+        Tags.try_emplace(Loc.getRawEncoding(), unsigned(TagLocs.size() + 1));
+    if (New)
+      TagLocs.push_back(Loc);
+    return It->second;
+  }
+  clang::SourceLocation tagLoc(unsigned Tag) const {
+    return Tag && Tag <= TagLocs.size() ? TagLocs[Tag - 1]
+                                        : clang::SourceLocation();
+  }
 
   /// An explanation link, created once per (anchor, key) so that repeated
   /// passes of a fixed-point iteration see the same pointer.
@@ -98,6 +141,8 @@ public:
   bool isAnalysable(const clang::FunctionDecl *FD) const;
 
 private:
+  std::vector<clang::SourceLocation> TagLocs;
+  llvm::DenseMap<clang::SourceLocation::UIntTy, unsigned> Tags;
   std::deque<Origin> Origins;
   llvm::DenseMap<std::pair<const void *, const void *>, const Origin *>
       OriginIndex;

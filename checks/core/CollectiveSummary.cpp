@@ -8,20 +8,21 @@
 namespace ddp {
 
 void SummaryNode::profile(llvm::FoldingSetNodeID &ID, Kind K,
-                          llvm::StringRef Op,
+                          llvm::StringRef Op, unsigned Tag,
                           llvm::ArrayRef<const SummaryNode *> Kids) {
   ID.AddInteger(static_cast<unsigned>(K));
   ID.AddString(Op);
+  ID.AddInteger(Tag);
   for (const SummaryNode *Kid : Kids)
     ID.AddPointer(Kid);
 }
 
 void SummaryNode::Profile(llvm::FoldingSetNodeID &ID) const {
-  profile(ID, K, Op, Kids);
+  profile(ID, K, Op, Tag, Kids);
 }
 
 SummaryContext::SummaryContext() {
-  Empty = intern(SummaryNode::Kind::Empty, "", {});
+  Empty = intern(SummaryNode::Kind::Empty, "", 0, {});
 }
 
 SummaryContext::~SummaryContext() {
@@ -30,23 +31,25 @@ SummaryContext::~SummaryContext() {
 }
 
 const SummaryNode *
-SummaryContext::intern(SummaryNode::Kind K, llvm::StringRef Op,
+SummaryContext::intern(SummaryNode::Kind K, llvm::StringRef Op, unsigned Tag,
                        llvm::ArrayRef<const SummaryNode *> Kids) {
   llvm::FoldingSetNodeID ID;
-  SummaryNode::profile(ID, K, Op, Kids);
+  SummaryNode::profile(ID, K, Op, Tag, Kids);
   void *InsertPos = nullptr;
   if (SummaryNode *Existing = Nodes.FindNodeOrInsertPos(ID, InsertPos))
     return Existing;
   llvm::StringRef Stored = Op.empty() ? "" : Names.insert(Op).first->getKey();
   auto *N = new (Alloc.Allocate<SummaryNode>())
-      SummaryNode(K, Stored, Kids, Owned.size());
+      SummaryNode(K, Stored, Tag, Kids, Owned.size());
   if (K == SummaryNode::Kind::Op) {
     N->First = Stored;
     N->Ops.push_back(Stored);
   }
   N->LoopsBack = K == SummaryNode::Kind::LoopBack;
+  N->HasCalls = K == SummaryNode::Kind::Call;
   for (const SummaryNode *Kid : Kids) {
     N->LoopsBack |= Kid->LoopsBack;
+    N->HasCalls |= Kid->HasCalls;
     if (N->First.empty())
       N->First = Kid->First;
     for (llvm::StringRef KidOp : Kid->Ops)
@@ -59,11 +62,15 @@ SummaryContext::intern(SummaryNode::Kind K, llvm::StringRef Op,
 }
 
 const SummaryNode *SummaryContext::loopBack() {
-  return intern(SummaryNode::Kind::LoopBack, "", {});
+  return intern(SummaryNode::Kind::LoopBack, "", 0, {});
 }
 
-const SummaryNode *SummaryContext::op(llvm::StringRef Name) {
-  return intern(SummaryNode::Kind::Op, Name, {});
+const SummaryNode *SummaryContext::op(llvm::StringRef Name, unsigned Tag) {
+  return intern(SummaryNode::Kind::Op, Name, Tag, {});
+}
+
+const SummaryNode *SummaryContext::call(llvm::StringRef Key, unsigned Tag) {
+  return intern(SummaryNode::Kind::Call, Key, Tag, {});
 }
 
 const SummaryNode *
@@ -72,7 +79,7 @@ SummaryContext::seq(llvm::ArrayRef<const SummaryNode *> Parts) {
   for (const SummaryNode *Part : Parts) {
     // Parts that issue nothing and do not go back to a loop head add
     // nothing. (A loop-back does: the path goes on from the head.)
-    if (!Part || (!Part->mayIssueAny() && !Part->loopsBack()))
+    if (!Part || Part->isInert())
       continue;
     if (Part->getKind() == SummaryNode::Kind::Seq)
       Flat.append(Part->children().begin(), Part->children().end());
@@ -83,7 +90,7 @@ SummaryContext::seq(llvm::ArrayRef<const SummaryNode *> Parts) {
     return Empty;
   if (Flat.size() == 1)
     return Flat.front();
-  return intern(SummaryNode::Kind::Seq, "", Flat);
+  return intern(SummaryNode::Kind::Seq, "", 0, Flat);
 }
 
 const SummaryNode *
@@ -107,11 +114,11 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
     Flat.erase(llvm::remove_if(Flat,
                                [](const SummaryNode *Alt) {
                                  return !Alt->mayIssueAny() &&
-                                        Alt->loopsBack();
+                                        !Alt->hasCalls() && Alt->loopsBack();
                                }),
                Flat.end());
-  if (Flat.empty() || llvm::none_of(Flat, [](const SummaryNode *Alt) {
-        return Alt->mayIssueAny() || Alt->loopsBack();
+  if (Flat.empty() || llvm::all_of(Flat, [](const SummaryNode *Alt) {
+        return Alt->isInert();
       }))
     return Empty;
   if (Flat.size() == 1)
@@ -140,7 +147,7 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
          }))
     ++Suffix;
   if (Prefix == 0 && Suffix == 0)
-    return intern(SummaryNode::Kind::Choice, "", Flat);
+    return intern(SummaryNode::Kind::Choice, "", 0, Flat);
   llvm::SmallVector<const SummaryNode *, 4> Middles;
   for (const auto &P : Parts)
     Middles.push_back(
@@ -164,6 +171,7 @@ const SummaryNode *SummaryContext::only(const SummaryNode *N,
   switch (N->getKind()) {
   case SummaryNode::Kind::Empty:
   case SummaryNode::Kind::LoopBack:
+  case SummaryNode::Kind::Call:
     break;
   case SummaryNode::Kind::Op:
     if (isBarrier(N->getOp()) != KeepBarriers)

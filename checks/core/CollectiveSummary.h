@@ -27,11 +27,17 @@ namespace ddp {
 
 class SummaryNode : public llvm::FoldingSetNode {
 public:
-  enum class Kind : unsigned char { Empty, Op, Seq, Choice, LoopBack };
+  /// Call: a call of a function whose body is not in this translation unit,
+  /// named by a stable key (its USR); the whole-program driver resolves it.
+  enum class Kind : unsigned char { Empty, Op, Seq, Choice, LoopBack, Call };
 
   Kind getKind() const { return K; }
-  /// For Op: the collective's display name ("allreduce").
+  /// For Op: the collective's display name ("allreduce"); for Call: the
+  /// callee's key.
   llvm::StringRef getOp() const { return Op; }
+  /// For Op and Call nodes of located summaries: where the call is (an index
+  /// the creator assigns); 0 in the summaries that are compared.
+  unsigned getTag() const { return Tag; }
   llvm::ArrayRef<const SummaryNode *> children() const { return Kids; }
   /// Creation order: a deterministic key for sorting choices.
   unsigned getId() const { return Id; }
@@ -39,7 +45,7 @@ public:
 
   void Profile(llvm::FoldingSetNodeID &ID) const;
   static void profile(llvm::FoldingSetNodeID &ID, Kind K, llvm::StringRef Op,
-                      llvm::ArrayRef<const SummaryNode *> Kids);
+                      unsigned Tag, llvm::ArrayRef<const SummaryNode *> Kids);
 
   /// The first collective this node can issue, or "" if none. O(1).
   llvm::StringRef firstOp() const { return First; }
@@ -51,21 +57,28 @@ public:
   bool mayIssueAny() const { return !Ops.empty(); }
   /// True if some path through this node goes back to a loop head.
   bool loopsBack() const { return LoopsBack; }
+  /// True if the node holds calls that are not resolved yet.
+  bool hasCalls() const { return HasCalls; }
+  /// True if the node adds nothing to a sequence: no collective, no call, no
+  /// way back to a loop head.
+  bool isInert() const { return Ops.empty() && !LoopsBack && !HasCalls; }
 
 private:
   friend class SummaryContext;
-  SummaryNode(Kind K, llvm::StringRef Op,
+  SummaryNode(Kind K, llvm::StringRef Op, unsigned Tag,
               llvm::ArrayRef<const SummaryNode *> Kids, unsigned Id)
-      : K(K), Op(Op), Kids(Kids.begin(), Kids.end()), Id(Id) {}
+      : K(K), Op(Op), Tag(Tag), Kids(Kids.begin(), Kids.end()), Id(Id) {}
 
   Kind K;
   llvm::StringRef Op;
+  unsigned Tag;
   llvm::SmallVector<const SummaryNode *, 2> Kids;
   unsigned Id;
   llvm::StringRef First;
   /// The distinct collectives this node can issue.
   llvm::SmallVector<llvm::StringRef, 4> Ops;
   bool LoopsBack = false;
+  bool HasCalls = false;
 };
 
 /// Owns and interns summary nodes.
@@ -78,7 +91,9 @@ public:
 
   const SummaryNode *empty() const { return Empty; }
   const SummaryNode *loopBack();
-  const SummaryNode *op(llvm::StringRef Name);
+  const SummaryNode *op(llvm::StringRef Name, unsigned Tag = 0);
+  /// A call of the function with key \p Key, resolved later.
+  const SummaryNode *call(llvm::StringRef Key, unsigned Tag = 0);
   /// \p Name, stored for as long as the context lives.
   llvm::StringRef name(llvm::StringRef Name) {
     return Names.insert(Name).first->getKey();
@@ -96,12 +111,14 @@ public:
   /// Marks \p Op as a barrier (a collective that only synchronises).
   void markBarrier(llvm::StringRef Op) { Barriers.insert(Op); }
   bool isBarrier(llvm::StringRef Op) const { return Barriers.contains(Op); }
+  const llvm::StringSet<> &barriers() const { return Barriers; }
   /// \p N with only its barriers (\p KeepBarriers) or only its other
   /// collectives. Memoised per node.
   const SummaryNode *only(const SummaryNode *N, bool KeepBarriers);
 
 private:
   const SummaryNode *intern(SummaryNode::Kind K, llvm::StringRef Op,
+                            unsigned Tag,
                             llvm::ArrayRef<const SummaryNode *> Kids);
 
   llvm::BumpPtrAllocator Alloc;

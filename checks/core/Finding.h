@@ -17,6 +17,8 @@ class Stmt;
 
 namespace ddp {
 
+class SummaryNode;
+
 /// One step of the call chain from the reported call down to the collective:
 /// "'save_checkpoint' calls 'barrier' here".
 struct CallStep {
@@ -65,6 +67,15 @@ struct Finding {
   std::string OtherOp;
 
   std::vector<CallStep> Chain;
+
+  /// Driver mode only: each side of the branch up to its join, as a located
+  /// summary (collectives and calls tagged with where they are), with the
+  /// index of the branch's successor it starts at (0: the true side).
+  struct Side {
+    unsigned Successor = 0;
+    const SummaryNode *Located = nullptr;
+  };
+  std::vector<Side> Sides;
 };
 
 } // namespace ddp

@@ -279,7 +279,7 @@ const SummaryNode *FunctionAnalysis::summarize(
     const CFGBlock *From, const CFGBlock *Stop,
     llvm::DenseMap<const CFGBlock *, const SummaryNode *> &Memo,
     llvm::DenseMap<const CFGBlock *, bool> &OnStack, unsigned Depth) {
-  SummaryContext &SC = Ctx.Summaries;
+  SummaryContext &SC = LocatedMode ? Ctx.Located : Ctx.Summaries;
   if (!From || From == Stop || From == &Cfg->getExit() ||
       Depth > MaxSummaryDepth)
     return SC.empty();
@@ -300,7 +300,7 @@ const SummaryNode *FunctionAnalysis::summarize(
   OnStack[From] = true;
   llvm::SmallVector<const SummaryNode *, 4> Own;
   for (const CallSite &Site : Sites[From->getBlockID()])
-    Own.push_back(Site.Summary);
+    Own.push_back(leaf(Site));
   llvm::SmallVector<const SummaryNode *, 2> Next;
   bool HasSuccessor = false;
   // A try's dispatch goes to its handlers, and to the exit for exceptions
@@ -320,6 +320,42 @@ const SummaryNode *FunctionAnalysis::summarize(
   const SummaryNode *Result = SC.seq(Own);
   Memo[From] = Result;
   return Result;
+}
+
+const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
+  if (!LocatedMode)
+    return Site.Summary;
+  unsigned Tag = Ctx.tag(Site.Call->getExprLoc());
+  if (Site.Callee)
+    return Ctx.Located.call(Ctx.ExternalKey(Site.Callee), Tag);
+  return Ctx.Located.op(Site.Summary->getOp(), Tag);
+}
+
+const SummaryNode *FunctionAnalysis::locatedSummary() {
+  if (!Cfg || !Ctx.ExternalKey)
+    return Ctx.Located.empty();
+  llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
+  llvm::DenseMap<const CFGBlock *, bool> OnStack;
+  LocatedMode = true;
+  const SummaryNode *N = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
+  LocatedMode = false;
+  return N ? N : Ctx.Located.empty();
+}
+
+std::vector<Finding::Side>
+FunctionAnalysis::locatedSides(llvm::ArrayRef<const CFGBlock *> Arms,
+                               llvm::ArrayRef<unsigned> ArmIndex,
+                               const CFGBlock *Join) {
+  std::vector<Finding::Side> Sides;
+  llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
+  llvm::DenseMap<const CFGBlock *, bool> OnStack;
+  LocatedMode = true;
+  for (unsigned I = 0; I < Arms.size(); ++I) {
+    const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0);
+    Sides.push_back({ArmIndex[I], N ? N : Ctx.Located.empty()});
+  }
+  LocatedMode = false;
+  return Sides;
 }
 
 const CallSite *
@@ -548,7 +584,8 @@ static Finding::Shape shapeOf(const Stmt *Terminator) {
   return Finding::Shape::Branch;
 }
 
-void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
+void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
+                                      std::vector<Finding> &Deferred) {
   if (!Cfg)
     return;
   // Calls reported, per kind (0: collectives, 1: barriers). A helper call
@@ -617,6 +654,20 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     }
     if (Arms.size() < 2)
       continue;
+    std::vector<Finding::Side> Sides;
+    if (Ctx.ExternalKey)
+      Sides = locatedSides(Arms, ArmIndex, Join);
+    if (llvm::any_of(ArmSummaries,
+                     [](const SummaryNode *N) { return N->hasCalls(); })) {
+      // What the other TU's functions issue decides: the driver compares.
+      Finding F;
+      F.Function = FD;
+      describeBranch(F, B);
+      F.Sides = std::move(Sides);
+      Deferred.push_back(std::move(F));
+      continue;
+    }
+    size_t Before = Out.size();
     // Compare the barriers and the other collectives of the sides apart:
     // each difference belongs to its own check, so a branch whose rank 0
     // side waits in a barrier and broadcasts is reported by both.
@@ -633,8 +684,24 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out) {
     if (!Differ)
       reportDifference(B, Regions, ArmIndex, ArmSummaries, ArmSummaries,
                        Reported[0], Out);
+    for (size_t I = Before; I < Out.size(); ++I)
+      Out[I].Sides = Sides;
   }
   RankGatedThrows.clear();
+}
+
+void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {
+  const Stmt *Terminator = B->getTerminatorStmt();
+  F.Branch = Terminator;
+  F.Kind = shapeOf(Terminator);
+  F.Condition = RankUniformity::branchCondition(B);
+  if (const auto *ForRange = dyn_cast_or_null<CXXForRangeStmt>(Terminator)) {
+    // The condition is the hidden `__begin != __end`: show the range.
+    F.Condition = ForRange->getRangeInit();
+    F.OverRange = true;
+  }
+  F.ConditionText = Ctx.text(F.Condition);
+  F.Why = Uniformity->branchDivergence(B);
 }
 
 bool FunctionAnalysis::reportDifference(
@@ -731,17 +798,7 @@ bool FunctionAnalysis::reportDifference(
         F.OtherOp = Theirs->firstOp().str();
       }
   }
-  const Stmt *Terminator = B->getTerminatorStmt();
-  F.Branch = Terminator;
-  F.Kind = shapeOf(Terminator);
-  F.Condition = RankUniformity::branchCondition(B);
-  if (const auto *ForRange = dyn_cast_or_null<CXXForRangeStmt>(Terminator)) {
-    // The condition is the hidden `__begin != __end`: show the range.
-    F.Condition = ForRange->getRangeInit();
-    F.OverRange = true;
-  }
-  F.ConditionText = Ctx.text(F.Condition);
-  F.Why = Uniformity->branchDivergence(B);
+  describeBranch(F, B);
   unsigned PrimaryArm = PrimaryInFirst ? ArmIndex[0] : ArmIndex[Other];
   F.SiteOnTrueSide = PrimaryArm == 0;
   if (Shared) {

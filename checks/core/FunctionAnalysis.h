@@ -77,8 +77,13 @@ public:
   /// The first call (in source order) that can issue \p Op.
   const CallSite *firstSiteIssuing(llvm::StringRef Op) const;
 
-  /// Phase 3: rank-dependent branches whose sides differ.
-  void findMismatches(std::vector<Finding> &Out);
+  /// Phase 3: rank-dependent branches whose sides differ. In driver mode,
+  /// branches whose sides call functions of other TUs go to \p Deferred.
+  void findMismatches(std::vector<Finding> &Out, std::vector<Finding> &Deferred);
+
+  /// Driver mode: the function's summary with each collective and call
+  /// tagged with its location (in Ctx.Located).
+  const SummaryNode *locatedSummary();
 
 private:
   const clang::CFGBlock *joinOf(const clang::CFGBlock *B) const;
@@ -90,6 +95,13 @@ private:
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// What a call site contributes to a summary: its summary, or in located
+  /// mode a tagged collective or call.
+  const SummaryNode *leaf(const CallSite &Site);
+  /// The sides of a branch as located summaries.
+  std::vector<Finding::Side>
+  locatedSides(llvm::ArrayRef<const clang::CFGBlock *> Arms,
+               llvm::ArrayRef<unsigned> ArmIndex, const clang::CFGBlock *Join);
   /// The first call in \p Blocks that can issue \p Op, after \p Skip such.
   const CallSite *
   siteIssuing(const std::vector<const clang::CFGBlock *> &Blocks,
@@ -102,6 +114,9 @@ private:
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
                      Finding &F) const;
   void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;
+  /// Fills in the branch, its shape, condition and why it depends on the
+  /// rank.
+  void describeBranch(Finding &F, const clang::CFGBlock *B) const;
   /// Reports where the sides of the rank-dependent branch \p B, summarised
   /// by \p ArmSummaries, first differ, unless they are equal. Returns true
   /// if they differ.
@@ -128,6 +143,8 @@ private:
   /// While comparing the sides of a branch: blocks with a throw that the
   /// branch leads to unconditionally.
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
+  /// While summarize() builds located summaries.
+  bool LocatedMode = false;
 };
 
 } // namespace ddp

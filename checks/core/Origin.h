@@ -22,6 +22,9 @@ struct Origin {
   /// The value is the rank itself (not arithmetic on it), so facts such as
   /// 0 <= rank < world_size apply to it.
   bool ExactRank = false;
+  /// Where the link is when it comes from another translation unit (Loc is
+  /// then invalid): "file:line:column".
+  std::string Elsewhere;
 };
 
 /// The better explanation of two: a direct one over one through control.

@@ -494,6 +494,7 @@ private:
               const Stmt *Anchor, const Origin *O);
   void call(const CallExpr *Call);
   void passArguments(const CallExpr *Call);
+  void exportArguments(const CallExpr *Call, const FunctionDecl *Callee);
 
   /// Why a value assigned to \p Target here differs between ranks because
   /// of the branches that control this block: it does if one of them is a
@@ -589,6 +590,10 @@ static bool isOutParameter(const ParmVarDecl *Param) {
 
 void Transfer::passArguments(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && Ctx.isExternalUserFunction(Callee)) {
+    exportArguments(Call, Callee);
+    return;
+  }
   if (!Callee || !Ctx.isAnalysable(Callee))
     return;
   const FunctionDecl *Def = Callee->getDefinition();
@@ -618,6 +623,26 @@ void Transfer::passArguments(const CallExpr *Call) {
       return fmt::format("'{}' receives a rank-dependent argument here",
                          declName(Param));
     }, O));
+  }
+}
+
+void Transfer::exportArguments(const CallExpr *Call,
+                               const FunctionDecl *Callee) {
+  unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+    if (I - Offset >= Callee->getNumParams())
+      break;
+    if (const Origin *O = Eval.eval(Call->getArg(I)))
+      Ctx.Facts.addExternalParam(
+          Callee->getCanonicalDecl(), I - Offset,
+          Ctx.origin(Call, Callee->getParamDecl(I - Offset),
+                     Call->getArg(I)->getBeginLoc(), [&] {
+                       return fmt::format(
+                           "'{}' passes a rank-dependent argument to '{}' "
+                           "here",
+                           Ctx.text(Call->getArg(I)), Callee->getNameAsString());
+                     }, O));
   }
 }
 

@@ -101,6 +101,13 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &AST,
                                                  const AnalysisOptions &Opts)
     : Ctx(AST, Opts) {}
 
+TranslationUnitAnalysis::TranslationUnitAnalysis(
+    ASTContext &AST, const AnalysisOptions &Opts,
+    std::function<std::string(const FunctionDecl *)> ExternalKey)
+    : Ctx(AST, Opts) {
+  Ctx.ExternalKey = std::move(ExternalKey);
+}
+
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 
 void TranslationUnitAnalysis::discover() {
@@ -132,8 +139,12 @@ TranslationUnitAnalysis::analysisOf(const FunctionDecl *Callee) {
 const SummaryNode *
 TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
   FunctionAnalysis *FA = get(Callee);
-  if (!FA || !FA->isValid())
+  if (!FA || !FA->isValid()) {
+    // For the whole-program driver: a body in another TU, linked later.
+    if (Ctx.isExternalUserFunction(Callee))
+      return Ctx.Summaries.call(Ctx.ExternalKey(Callee));
     return Ctx.Summaries.empty();
+  }
   const FunctionDecl *Def = FA->decl();
   if (Summarised.contains(Def))
     return FA->summary();
@@ -190,7 +201,7 @@ void TranslationUnitAnalysis::run() {
   // Phase 3: mismatches.
   for (const FunctionDecl *FD : Roots)
     if (FunctionAnalysis *FA = get(FD))
-      FA->findMismatches(Findings);
+      FA->findMismatches(Findings, Deferred);
 }
 
 } // namespace ddp

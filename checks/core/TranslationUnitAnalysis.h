@@ -30,12 +30,31 @@ namespace ddp {
 class TranslationUnitAnalysis : public FunctionIndex {
 public:
   TranslationUnitAnalysis(clang::ASTContext &AST, const AnalysisOptions &Opts);
+  /// For the whole-program driver: \p ExternalKey names functions (by USR),
+  /// and calls of functions whose bodies are in other TUs are kept in the
+  /// summaries for the driver to resolve.
+  TranslationUnitAnalysis(
+      clang::ASTContext &AST, const AnalysisOptions &Opts,
+      std::function<std::string(const clang::FunctionDecl *)> ExternalKey);
   ~TranslationUnitAnalysis() override;
 
   /// Analyses the whole TU. Call once.
   void run();
 
   const std::vector<Finding> &findings() const { return Findings; }
+  /// Rank-dependent branches whose sides call functions of other TUs: only
+  /// the driver can compare them (driver mode only).
+  const std::vector<Finding> &deferred() const { return Deferred; }
+
+  /// The context, for the driver to add facts from other TUs before run()
+  /// and to read what this TU exports after it.
+  AnalysisContext &context() { return Ctx; }
+  /// The user's functions with bodies, in discovery order (after run()).
+  const std::vector<const clang::FunctionDecl *> &functions() const {
+    return Roots;
+  }
+  /// The analysis of \p FD if it has one.
+  FunctionAnalysis *analysis(const clang::FunctionDecl *FD) { return get(FD); }
 
   const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
   const FunctionAnalysis *
@@ -57,6 +76,7 @@ private:
   std::vector<const clang::FunctionDecl *> Hooks;
   bool ReducerSeen = false;
   std::vector<Finding> Findings;
+  std::vector<Finding> Deferred;
 };
 
 } // namespace ddp
