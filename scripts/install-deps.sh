@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything ddp-lint needs on a Debian 12 machine, from Debian's
 # packages: LLVM/Clang 22 (and 19 with --with-llvm19), fmt, the real LibTorch
-# headers and libraries with Gloo, and Open MPI's headers.
+# headers and libraries with Gloo, and Open MPI's headers; and, from the npm
+# registry, Microsoft's SARIF Multitool (the tests validate ddp-lint's SARIF).
 #
 # usage: scripts/install-deps.sh [--with-llvm19]
 set -euo pipefail
@@ -9,7 +10,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build python3 python3-psutil
   clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-  libfmt-dev
+  libfmt-dev libzstd-dev
+  libicu72
   libtorch-dev libgloo-dev
   libopenmpi-dev
 )
@@ -22,8 +24,22 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
+root=$(cd "$(dirname "$0")/.." && pwd)
+sarif_tool="$root/build-tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+install_sarif_tool() {
+  [[ -x $sarif_tool ]] && return 0
+  if ! command -v npm >/dev/null; then
+    echo "install-deps: npm not found; the SARIF validation tests will fail" >&2
+    return 0
+  fi
+  echo "install-deps: installing the SARIF Multitool with npm"
+  npm install --silent --prefix "$root/build-tools/sarif" --save-exact \
+    @microsoft/sarif-multitool@5.7.0 >/dev/null
+}
+
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all ${#packages[@]} packages are installed"
+  install_sarif_tool
   exit 0
 fi
 
@@ -34,3 +50,4 @@ $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
   "${missing[@]}" >/dev/null
 echo "install-deps: done"
+install_sarif_tool

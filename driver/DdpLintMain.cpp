@@ -1,0 +1,377 @@
+//===--- DdpLintMain.cpp - ddp-lint, the whole-program driver -------------===//
+//
+// Phase 1 summarises every TU of the compile database (in parallel, cached),
+// carrying rank-dependence facts between TUs until they settle; phase 2
+// links the summaries and reports where ranks can issue different
+// collective sequences.
+//
+// Exit codes: 0 no findings, 1 findings, 2 usage or input error (including a
+// TU that could not be parsed; the others are still analysed).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Baseline.h"
+#include "Configuration.h"
+#include "Linker.h"
+#include "Reporters.h"
+#include "SummaryCache.h"
+#include "Suppressions.h"
+#include "TUParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include <atomic>
+#include <fmt/format.h>
+#include <mutex>
+#include <thread>
+
+using namespace ddp::driver;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum ExitCode { NoFindings = 0, Findings = 1, InputFailure = 2 };
+
+cl::OptionCategory Category("ddp-lint options");
+
+cl::opt<std::string> BuildPath("p", cl::desc("The build directory that holds "
+                                             "compile_commands.json"),
+                               cl::value_desc("build dir"), cl::cat(Category));
+cl::list<std::string> SourcePaths(cl::Positional,
+                                  cl::desc("[<file> ...] [-- <flags>]"),
+                                  cl::cat(Category));
+
+enum class OutputFormat { Text, SARIF, JSON, GitHub };
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+    cl::values(clEnumValN(OutputFormat::Text, "text", "clang-style text"),
+               clEnumValN(OutputFormat::SARIF, "sarif", "SARIF 2.1.0"),
+               clEnumValN(OutputFormat::JSON, "json", "JSON"),
+               clEnumValN(OutputFormat::GitHub, "github",
+                          "GitHub workflow annotations")),
+    cl::cat(Category));
+cl::opt<std::string> OutputFile("o", cl::desc("Write the report to <file>"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> BaselineFile(
+    "baseline", cl::desc("Report only findings that are not in <file>"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaselineFile(
+    "write-baseline", cl::desc("Record the current findings in <file>"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed at once "
+                                     "(default: all cores)"),
+                       cl::init(0), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Where phase 1 keeps its summaries (default: "
+             "<build dir>/.ddp-lint-cache, or .ddp-lint-cache)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Parse every TU again"),
+                      cl::cat(Category));
+cl::opt<bool> SummarizeOnly(
+    "summarize-only",
+    cl::desc("Run phase 1 only, filling the cache (for build systems that "
+             "run it as separate actions); report nothing"),
+    cl::cat(Category));
+cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Read the check options from <file> instead of the "
+             ".clang-tidy files beside the sources"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("Report paths relative to <dir> (default: the current "
+             "directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<cl::boolOrDefault> Color("use-color",
+                                 cl::desc("Colours in text output (default: "
+                                          "on a terminal)"),
+                                 cl::cat(Category));
+
+const char Overview[] =
+    "ddp-lint: finds where the ranks of a distributed program can issue "
+    "different sequences of collectives, across translation units.\n";
+
+int fail(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "ddp-lint") << Message << "\n";
+  return InputFailure;
+}
+
+std::string absolute(llvm::StringRef Path, llvm::StringRef Base = "") {
+  llvm::SmallString<256> Abs(Path);
+  if (!llvm::sys::path::is_absolute(Abs)) {
+    if (Base.empty())
+      llvm::sys::fs::make_absolute(Abs);
+    else
+      Abs = (Base + "/" + Path).str();
+  }
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+/// One TU's work item.
+struct Unit {
+  clang::tooling::CompileCommand Command;
+  std::string File;
+  ddp::AnalysisOptions Options;
+  std::vector<FactRecord> Imports;
+  TUSummary Summary;
+  bool Parsed = false;
+};
+
+/// Runs phase 1 on \p Which units, \p Workers at a time.
+void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
+               const SummaryCache &Cache, unsigned Workers, bool Progress) {
+  std::atomic<size_t> Next{0}, Finished{0};
+  std::mutex Print;
+  auto Work = [&] {
+    for (size_t I; (I = Next++) < Which.size();) {
+      Unit &U = Units[Which[I]];
+      std::string Key = analysisKey(U.Command, U.Options, U.Imports);
+      if (std::optional<TUSummary> Cached = Cache.lookup(Key)) {
+        U.Summary = std::move(*Cached);
+      } else {
+        U.Summary = parseAndSummarize(U.Command, U.Options, U.Imports);
+        U.Summary.MainFile = U.File;
+        U.Summary.Key = Key;
+        U.Parsed = true;
+        Cache.store(U.Summary);
+      }
+      size_t Done = ++Finished;
+      if (Progress) {
+        std::lock_guard<std::mutex> Lock(Print);
+        llvm::errs() << fmt::format("\r\033[K[{}/{}] {}", Done, Which.size(),
+                                    llvm::sys::path::filename(U.File).str());
+      }
+    }
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned T = 1; T < std::min<size_t>(Workers, Which.size()); ++T)
+    Threads.emplace_back(Work);
+  Work();
+  for (std::thread &T : Threads)
+    T.join();
+  if (Progress)
+    llvm::errs() << "\r\033[K";
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  cl::HideUnrelatedOptions(Category);
+  // Flags after "--" are the compile command for every file given.
+  std::string FixedError;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database =
+      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
+          argc, argv, FixedError);
+  if (!FixedError.empty())
+    return fail(FixedError);
+  std::string ParseErrors;
+  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv, Overview, &ParseErrorStream)) {
+    llvm::StringRef M = llvm::StringRef(ParseErrors).trim();
+    M.consume_front("ddp-lint: ");
+    // The parser's messages can span lines; keep the first.
+    return fail(M.split('\n').first);
+  }
+  if (!Database) {
+    std::string Error;
+    if (!BuildPath.empty()) {
+      Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(
+          BuildPath, Error);
+      if (!Database)
+        return fail("cannot load a compile database from '" + BuildPath +
+                    "': " + llvm::StringRef(Error).trim().split('\n').first);
+    } else if (!SourcePaths.empty()) {
+      Database = clang::tooling::CompilationDatabase::autoDetectFromSource(
+          SourcePaths.front(), Error);
+      if (!Database)
+        return fail("no compile database for '" + SourcePaths.front() +
+                    "': give one with -p <build dir>, or the flags after --");
+    } else {
+      return fail("nothing to analyse: give -p <build dir>, or files and "
+                  "their flags after --");
+    }
+  }
+
+  std::vector<std::string> Files(SourcePaths.begin(), SourcePaths.end());
+  if (Files.empty())
+    Files = Database->getAllFiles();
+  if (Files.empty())
+    return fail("no files to analyse: the compile database lists none");
+
+  auto Config = Configuration::create(ConfigFile);
+  if (!Config)
+    return fail(llvm::toString(Config.takeError()));
+
+  std::vector<Unit> Units;
+  llvm::StringSet<> Seen;
+  for (const std::string &Given : Files) {
+    std::string File = absolute(Given);
+    if (!llvm::sys::fs::exists(File))
+      return fail("'" + Given + "': no such file");
+    if (!Seen.insert(File).second)
+      continue;
+    std::vector<clang::tooling::CompileCommand> Commands =
+        Database->getCompileCommands(File);
+    if (Commands.empty())
+      return fail("'" + Given + "': no compile command for this file");
+    auto Options = Config->optionsFor(File);
+    if (!Options)
+      return fail(llvm::toString(Options.takeError()));
+    Unit U;
+    U.Command = Commands.front();
+    U.File = File;
+    U.Options = std::move(*Options);
+    Units.push_back(std::move(U));
+  }
+
+  std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());
+  if (!llvm::sys::fs::is_directory(Root))
+    return fail("'" + SourceRoot + "': the source root is not a directory");
+
+  std::string CachePath;
+  if (!NoCache) {
+    if (!CacheDir.empty())
+      CachePath = absolute(CacheDir);
+    else if (!Units.empty() && !Units.front().Command.Directory.empty())
+      CachePath = Units.front().Command.Directory + "/.ddp-lint-cache";
+    else
+      CachePath = absolute(".ddp-lint-cache");
+  }
+  SummaryCache Cache(CachePath);
+  if (llvm::Error E = Cache.prepare())
+    return fail(llvm::toString(std::move(E)));
+
+  // Check that the outputs can be written before spending time on parsing.
+  std::unique_ptr<llvm::raw_fd_ostream> Out;
+  if (!OutputFile.empty() && !SummarizeOnly) {
+    std::error_code EC;
+    Out = std::make_unique<llvm::raw_fd_ostream>(OutputFile, EC);
+    if (EC)
+      return fail("cannot write '" + OutputFile + "': " + EC.message());
+  }
+  std::optional<Baseline> Known;
+  if (!BaselineFile.empty()) {
+    auto B = Baseline::read(BaselineFile);
+    if (!B)
+      return fail(llvm::toString(B.takeError()));
+    Known = std::move(*B);
+  }
+
+  unsigned Workers =
+      Jobs ? Jobs.getValue() : llvm::hardware_concurrency().compute_thread_count();
+  bool Progress = llvm::sys::Process::StandardErrIsDisplayed();
+
+  // Phase 1, then again for the TUs that other TUs' facts concern, until
+  // nothing new crosses between TUs.
+  std::vector<size_t> Which(Units.size());
+  for (size_t I = 0; I < Units.size(); ++I)
+    Which[I] = I;
+  for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
+    summarize(Units, Which, Cache, Workers, Progress);
+    std::vector<TUSummary> All;
+    for (const Unit &U : Units)
+      All.push_back(U.Summary);
+    Which.clear();
+    for (size_t I = 0; I < Units.size(); ++I) {
+      if (!Units[I].Summary.Error.empty())
+        continue;
+      llvm::StringSet<> Have;
+      for (const FactRecord &F : Units[I].Imports)
+        Have.insert(F.id());
+      bool Grew = false;
+      for (const FactRecord &F : importsFor(Units[I].Summary, All))
+        if (Have.insert(F.id()).second) {
+          Units[I].Imports.push_back(F);
+          Grew = true;
+        }
+      if (Grew) {
+        llvm::sort(Units[I].Imports,
+                   [](const FactRecord &A, const FactRecord &B) {
+                     return A.id() < B.id();
+                   });
+        Which.push_back(I);
+      }
+    }
+  }
+  if (SummarizeOnly) {
+    bool Failed = false;
+    for (const Unit &U : Units)
+      if (!U.Summary.Error.empty()) {
+        fail("'" + U.File + "': could not analyse: " + U.Summary.Error);
+        Failed = true;
+      }
+    return Failed ? InputFailure : NoFindings;
+  }
+
+  Run R;
+  R.SourceRoot = Root;
+  R.TranslationUnits = Units.size();
+  std::vector<TUSummary> Summaries;
+  for (Unit &U : Units) {
+    if (!U.Summary.Error.empty())
+      R.Errors.push_back({U.File, U.Summary.Error});
+    else
+      Summaries.push_back(std::move(U.Summary));
+  }
+  std::vector<Diagnostic> Found =
+      link(Summaries, [&](const Location &L) {
+        return fmt::format("{}:{}:{}", relativePath(L.File, Root), L.Line,
+                           L.Column);
+      });
+
+  Suppressions NoLint;
+  std::vector<Diagnostic> Kept;
+  for (Diagnostic &D : Found) {
+    std::vector<std::string> Names{D.Rule, D.Check};
+    if (NoLint.suppressed(D.At.File, D.At.Line, Names) ||
+        NoLint.suppressed(D.Site.File, D.Site.Line, Names)) {
+      ++R.Suppressed;
+      continue;
+    }
+    Kept.push_back(std::move(D));
+  }
+  if (!WriteBaselineFile.empty())
+    if (llvm::Error E = Baseline::write(WriteBaselineFile, Kept, Root))
+      return fail(llvm::toString(std::move(E)));
+  for (Diagnostic &D : Kept) {
+    if (Known && Known->contains(D)) {
+      ++R.Baselined;
+      continue;
+    }
+    R.Findings.push_back(std::move(D));
+  }
+
+  llvm::raw_ostream &OS = Out ? *Out : llvm::outs();
+  switch (Format) {
+  case OutputFormat::Text: {
+    bool Colors = Color == cl::BOU_UNSET
+                      ? !Out && llvm::sys::Process::StandardOutIsDisplayed()
+                      : Color == cl::BOU_TRUE;
+    writeText(OS, R, Colors);
+    break;
+  }
+  case OutputFormat::SARIF:
+    writeSARIF(OS, R);
+    break;
+  case OutputFormat::JSON:
+    writeJSON(OS, R);
+    break;
+  case OutputFormat::GitHub:
+    writeGitHub(OS, R);
+    break;
+  }
+  OS.flush();
+  if (Format != OutputFormat::Text)
+    for (const InputError &E : R.Errors)
+      fail("'" + E.File + "': could not analyse: " + E.Message);
+  if (!R.Errors.empty())
+    return InputFailure;
+  return R.Findings.empty() ? NoFindings : Findings;
+}

@@ -1,0 +1,46 @@
+//===--- Diagnostic.h - One finding of the whole-program driver -----------===//
+
+#ifndef DDP_DRIVER_DIAGNOSTIC_H
+#define DDP_DRIVER_DIAGNOSTIC_H
+
+#include "SummaryFile.h"
+#include <string>
+#include <vector>
+
+namespace ddp::driver {
+
+struct Note {
+  Location At;
+  std::string Message;
+};
+
+/// What one side of a rank-dependent branch issues, rendered.
+struct SideText {
+  std::string Label; ///< "when true"
+  std::string Text;  ///< "allreduce (a.cpp:4:3) -> barrier (b.cpp:9:5, via save)"
+};
+
+struct Diagnostic {
+  /// Stable rule id: ddp-collective-order, or ddp-rank-dependent-loop.
+  std::string Rule;
+  /// The clang-tidy check that reports the same cause (for NOLINT).
+  std::string Check;
+  std::string Message;
+  /// The rank-dependent condition.
+  Location At;
+  /// The first collective (or call) where the sides differ.
+  Location Site;
+  std::string Function;
+  /// Why the condition depends on the rank, back to the source.
+  std::vector<Note> Why;
+  std::vector<SideText> Sides;
+  /// Further notes: early exits, the collectives of the sides.
+  std::vector<Note> Related;
+  /// Identifies the finding across edits that move lines: hashes what it
+  /// says (rule, file, function, condition, sides) but no line numbers.
+  std::string Fingerprint;
+};
+
+} // namespace ddp::driver
+
+#endif // DDP_DRIVER_DIAGNOSTIC_H

@@ -1,0 +1,352 @@
+//===--- Linker.cpp - Phase 2: the whole program's collective order -------===//
+
+#include "Linker.h"
+#include "core/CollectiveSummary.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
+#include <fmt/format.h>
+#include <set>
+
+namespace ddp::driver {
+namespace {
+
+/// Resolved calls nest at most this deep in a rendered side.
+constexpr unsigned MaxRenderDepth = 8;
+
+/// A function's body as phase 1 recorded it.
+struct FunctionRef {
+  unsigned TU = 0;
+  const FunctionRecord *Record = nullptr;
+};
+
+/// One element of a side, flattened through resolved calls.
+struct Item {
+  const SummaryNode *Erased = nullptr;
+  unsigned TU = 0;
+  unsigned Node = 0;
+  /// The helpers the element is reached through, outermost first.
+  std::vector<std::string> Via;
+  /// Where the element is in the branch's own function (the outermost call).
+  Location Origin;
+};
+
+class Linker {
+public:
+  Linker(const std::vector<TUSummary> &TUs, const LocationPrinter &Show)
+      : TUs(TUs), Show(Show) {
+    for (unsigned I = 0; I < TUs.size(); ++I) {
+      for (const std::string &Name : TUs[I].Barriers)
+        SC.markBarrier(SC.name(Name));
+      for (const FunctionRecord &F : TUs[I].Functions)
+        Functions.try_emplace(F.Key, FunctionRef{I, &F});
+    }
+  }
+
+  /// Summaries of every function, to a fixed point (recursion unrolls once
+  /// per round, as in a single TU).
+  void resolveAll() {
+    for (unsigned Round = 0; Round < 4; ++Round) {
+      Done.clear();
+      Memo.clear();
+      llvm::StringMap<const SummaryNode *> ThisRound;
+      for (const auto &Entry : Functions)
+        ThisRound[Entry.getKey()] = resolve(Entry.getKey());
+      bool Same = ThisRound.size() == Previous.size() &&
+                  llvm::all_of(ThisRound, [&](const auto &E) {
+                    return Previous.lookup(E.getKey()) == E.getValue();
+                  });
+      Previous = std::move(ThisRound);
+      if (Same)
+        break;
+    }
+    // From here on a call stands for its callee's final summary.
+    Final = true;
+    Memo.clear();
+  }
+
+  std::vector<Diagnostic> compare() {
+    std::vector<Diagnostic> Out;
+    std::set<std::pair<std::string, std::string>> Seen;
+    // Decided branches first: phase 1 chose the innermost condition for
+    // them. A deferred branch whose difference is already reported at the
+    // same collective is the same cause seen from an outer condition.
+    for (bool Decided : {true, false})
+      for (unsigned I = 0; I < TUs.size(); ++I)
+        for (const BranchRecord &B : TUs[I].Branches)
+          if (B.Decided == Decided)
+            if (auto D = diagnose(I, B))
+              if (Seen.insert({key(D->At), D->Rule}).second &&
+                  ReportedSites.insert(key(D->Site)).second)
+                Out.push_back(std::move(*D));
+    return Out;
+  }
+
+private:
+  static std::string key(const Location &L) {
+    return fmt::format("{}:{}:{}", L.File, L.Line, L.Column);
+  }
+
+  const SummaryNode *resolve(llvm::StringRef Key) {
+    auto Fn = Functions.find(Key);
+    if (Fn == Functions.end())
+      return SC.empty(); // No body anywhere: a library, or unresolved.
+    auto It = Done.find(Key);
+    if (It != Done.end())
+      return It->second;
+    if (Final)
+      return Previous.lookup(Key);
+    if (!InProgress.insert(Key).second) {
+      const SummaryNode *Prev = Previous.lookup(Key);
+      return Prev ? Prev : SC.empty();
+    }
+    const SummaryNode *N = erase(Fn->second.TU, Fn->second.Record->Summary);
+    InProgress.erase(Key);
+    Done[Key] = N;
+    return N;
+  }
+
+  /// The located node \p Node of TU \p T, with locations dropped and calls
+  /// replaced by the callees' summaries.
+  const SummaryNode *erase(unsigned T, unsigned Node) {
+    auto It = Memo.find({T, Node});
+    if (It != Memo.end())
+      return It->second;
+    const NodeRecord &R = TUs[T].Nodes[Node];
+    const SummaryNode *N = SC.empty();
+    llvm::SmallVector<const SummaryNode *, 8> Kids;
+    for (unsigned Kid : R.Kids)
+      Kids.push_back(erase(T, Kid));
+    switch (R.K) {
+    case NodeRecord::Kind::Empty:
+      break;
+    case NodeRecord::Kind::Op:
+      N = SC.op(R.Name);
+      break;
+    case NodeRecord::Kind::LoopBack:
+      N = SC.loopBack();
+      break;
+    case NodeRecord::Kind::Seq:
+      N = SC.seq(Kids);
+      break;
+    case NodeRecord::Kind::Choice:
+      N = SC.choice(Kids);
+      break;
+    case NodeRecord::Kind::Call:
+      N = resolve(R.Name);
+      break;
+    }
+    Memo[{T, Node}] = N;
+    return N;
+  }
+
+  void flatten(unsigned T, unsigned Node, std::vector<std::string> &Via,
+               const Location &Origin, unsigned Depth,
+               std::vector<Item> &Out) {
+    const NodeRecord &R = TUs[T].Nodes[Node];
+    const Location &Here = Via.empty() ? R.At : Origin;
+    switch (R.K) {
+    case NodeRecord::Kind::Empty:
+      return;
+    case NodeRecord::Kind::Seq:
+      for (unsigned Kid : R.Kids)
+        flatten(T, Kid, Via, Origin, Depth, Out);
+      return;
+    case NodeRecord::Kind::Call: {
+      const SummaryNode *E = resolve(R.Name);
+      if (E->isInert())
+        return;
+      auto Fn = Functions.find(R.Name);
+      if (Depth < MaxRenderDepth &&
+          llvm::count(Via, Fn->second.Record->Name) == 0) {
+        Via.push_back(Fn->second.Record->Name);
+        flatten(Fn->second.TU, Fn->second.Record->Summary, Via, Here,
+                Depth + 1, Out);
+        Via.pop_back();
+        return;
+      }
+      Out.push_back({E, T, Node, Via, Here});
+      return;
+    }
+    default:
+      break;
+    }
+    const SummaryNode *E = erase(T, Node);
+    if (!E->isInert())
+      Out.push_back({E, T, Node, Via, Here});
+  }
+
+  std::string render(const Item &I, bool WithLocations) {
+    const NodeRecord &R = TUs[I.TU].Nodes[I.Node];
+    std::string Via;
+    if (!I.Via.empty())
+      Via = ", via " + llvm::join(I.Via, " > ");
+    switch (R.K) {
+    case NodeRecord::Kind::Op:
+      if (!WithLocations)
+        return R.Name + (I.Via.empty() ? "" : " via " + llvm::join(I.Via, " > "));
+      return fmt::format("{} ({}{})", R.Name, Show(R.At), Via);
+    case NodeRecord::Kind::LoopBack:
+      return "back to the loop head";
+    case NodeRecord::Kind::Choice: {
+      std::vector<std::string> Alternatives;
+      for (unsigned Kid : R.Kids) {
+        std::vector<Item> Items;
+        std::vector<std::string> V = I.Via;
+        flatten(I.TU, Kid, V, I.Origin, I.Via.size(), Items);
+        Alternatives.push_back(renderAll(Items, WithLocations));
+      }
+      return "one of {" + llvm::join(Alternatives, " | ") + "}";
+    }
+    case NodeRecord::Kind::Call:
+      return fmt::format("call of {}", R.Name);
+    default:
+      return "";
+    }
+  }
+
+  std::string renderAll(const std::vector<Item> &Items, bool WithLocations) {
+    if (Items.empty())
+      return "nothing";
+    std::vector<std::string> Parts;
+    for (const Item &I : Items)
+      Parts.push_back(render(I, WithLocations));
+    return llvm::join(Parts, " -> ");
+  }
+
+  static std::string label(const BranchRecord &B, unsigned Successor) {
+    if (B.Shape == "loop")
+      return Successor == 0 ? "in the loop" : "after it";
+    if (B.Shape == "switch")
+      return fmt::format("case {}", Successor + 1);
+    return Successor == 0 ? "when true" : "when false";
+  }
+
+  std::optional<Diagnostic> diagnose(unsigned T, const BranchRecord &B) {
+    if (B.Sides.size() < 2)
+      return std::nullopt;
+    std::vector<const SummaryNode *> Erased;
+    std::vector<std::vector<Item>> Items(B.Sides.size());
+    for (unsigned I = 0; I < B.Sides.size(); ++I) {
+      Erased.push_back(erase(T, B.Sides[I].Summary));
+      std::vector<std::string> Via;
+      flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
+    }
+    unsigned Other = 1;
+    while (Other < Erased.size() && Erased[Other] == Erased[0])
+      ++Other;
+    if (Other == Erased.size() && !B.Decided)
+      return std::nullopt; // Every side issues the same: balanced.
+    if (Other == Erased.size())
+      Other = 1;
+
+    // The first element where the two sides differ.
+    const auto &L = Items[0], &R = Items[Other];
+    size_t Prefix = 0;
+    while (Prefix < L.size() && Prefix < R.size() &&
+           L[Prefix].Erased == R[Prefix].Erased)
+      ++Prefix;
+    const Item *First = Prefix < L.size()   ? &L[Prefix]
+                        : Prefix < R.size() ? &R[Prefix]
+                                            : nullptr;
+    std::string Op = B.Decided ? B.Op
+                     : First   ? First->Erased->firstOp().str()
+                               : std::string();
+
+    Diagnostic D;
+    bool Loop = B.Shape == "loop";
+    D.Rule = Loop ? "ddp-rank-dependent-loop" : "ddp-collective-order";
+    bool Barrier = B.Decided ? B.IsBarrier : SC.isBarrier(Op);
+    D.Check = Barrier ? "ddp-rank-gated-barrier" : "ddp-collective-in-rank-branch";
+    D.Message = Loop ? fmt::format("the number of '{}' calls depends on the "
+                                   "rank",
+                                   Op)
+                     : "ranks can issue different collective sequences";
+    D.At = B.Condition;
+    D.Site = B.Decided ? B.Site : First ? First->Origin : B.Condition;
+    if (!D.Site.valid())
+      D.Site = B.Condition;
+    D.Function = B.Function;
+    // The checks' notes end in "here", pointing at their own location; a
+    // report that prints the location says "at" instead.
+    for (const Step &S : B.Why) {
+      llvm::StringRef Message = S.Message;
+      Message.consume_back(" here");
+      D.Why.push_back({S.At, Message.str()});
+    }
+    std::string Plain = D.Rule + "|" + B.Function + "|" + B.ConditionText;
+    for (unsigned I = 0; I < B.Sides.size(); ++I) {
+      D.Sides.push_back({label(B, B.Sides[I].Successor),
+                         renderAll(Items[I], true)});
+      Plain += "|" + renderAll(Items[I], false);
+      for (const Item &It : Items[I])
+        if (TUs[It.TU].Nodes[It.Node].At.valid())
+          D.Related.push_back(
+              {TUs[It.TU].Nodes[It.Node].At,
+               fmt::format("'{}' {}", It.Erased->firstOp().str(),
+                           D.Sides.back().Label)});
+    }
+    if (B.EarlyExit.valid())
+      D.Related.push_back(
+          {B.EarlyExit, fmt::format("ranks leave here ({}) and never reach "
+                                    "'{}'",
+                                    B.EarlyExitKind, Op)});
+    // The file's name, not its path: a baseline made in one checkout holds
+    // in another.
+    llvm::StringRef File = llvm::StringRef(B.Condition.File).rsplit('/').second;
+    if (File.empty())
+      File = B.Condition.File;
+    Plain += "|" + File.str();
+    D.Fingerprint = fmt::format("{:016x}", llvm::xxh3_64bits(Plain));
+    return D;
+  }
+
+  const std::vector<TUSummary> &TUs;
+  const LocationPrinter &Show;
+  SummaryContext SC;
+  llvm::StringMap<FunctionRef> Functions;
+  llvm::StringMap<const SummaryNode *> Done, Previous;
+  llvm::StringSet<> InProgress;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;
+  llvm::StringSet<> ReportedSites;
+  bool Final = false;
+};
+
+} // namespace
+
+std::vector<Diagnostic> link(const std::vector<TUSummary> &TUs,
+                             const LocationPrinter &Show) {
+  Linker L(TUs, Show);
+  L.resolveAll();
+  return L.compare();
+}
+
+std::vector<FactRecord> importsFor(const TUSummary &TU,
+                                   const std::vector<TUSummary> &All) {
+  llvm::StringSet<> Defines, Calls;
+  for (const std::string &K : TU.Defines)
+    Defines.insert(K);
+  for (const std::string &K : TU.Calls)
+    Calls.insert(K);
+  std::vector<FactRecord> Out;
+  llvm::StringSet<> Ids;
+  for (const TUSummary &Other : All) {
+    if (&Other == &TU)
+      continue;
+    for (const FactRecord &F : Other.Exports) {
+      bool Wanted = F.Index < 0 ? Calls.contains(F.Key) && !Defines.contains(F.Key)
+                                : Defines.contains(F.Key);
+      if (Wanted && Ids.insert(F.id()).second)
+        Out.push_back(F);
+    }
+  }
+  llvm::sort(Out, [](const FactRecord &A, const FactRecord &B) {
+    return A.id() < B.id();
+  });
+  return Out;
+}
+
+} // namespace ddp::driver

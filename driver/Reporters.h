@@ -1,0 +1,38 @@
+//===--- Reporters.h - Text, JSON, SARIF and GitHub output ----------------===//
+
+#ifndef DDP_DRIVER_REPORTERS_H
+#define DDP_DRIVER_REPORTERS_H
+
+#include "Diagnostic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ddp::driver {
+
+/// A TU that could not be analysed.
+struct InputError {
+  std::string File;
+  std::string Message;
+};
+
+struct Run {
+  std::vector<Diagnostic> Findings;
+  std::vector<InputError> Errors;
+  /// Findings left out because the baseline holds them.
+  unsigned Baselined = 0;
+  unsigned Suppressed = 0;
+  unsigned TranslationUnits = 0;
+  /// Absolute directory that SARIF and GitHub paths are relative to.
+  std::string SourceRoot;
+};
+
+/// "train.cpp" for a file under the root, else the absolute path.
+std::string relativePath(llvm::StringRef File, llvm::StringRef Root);
+
+void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors);
+void writeJSON(llvm::raw_ostream &OS, const Run &R);
+void writeSARIF(llvm::raw_ostream &OS, const Run &R);
+void writeGitHub(llvm::raw_ostream &OS, const Run &R);
+
+} // namespace ddp::driver
+
+#endif // DDP_DRIVER_REPORTERS_H

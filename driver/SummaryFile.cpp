@@ -1,0 +1,313 @@
+//===--- SummaryFile.cpp - Reading and writing per-TU summaries -----------===//
+
+#include "SummaryFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace json = llvm::json;
+
+namespace ddp::driver {
+
+std::string FactRecord::id() const {
+  return Index < 0 ? "r:" + Key : "p:" + Key + ":" + std::to_string(Index);
+}
+
+static json::Value toJSON(const Location &L) {
+  if (!L.valid())
+    return nullptr;
+  return json::Array{L.File, L.Line, L.Column};
+}
+
+static json::Value toJSON(const Step &S) {
+  return json::Object{{"at", toJSON(S.At)}, {"message", S.Message}};
+}
+
+static json::Value toJSON(const std::string &S) { return S; }
+static json::Value toJSON(unsigned N) { return N; }
+static json::Value toJSON(const NodeRecord &N);
+static json::Value toJSON(const FunctionRecord &F);
+static json::Value toJSON(const struct BranchRecord::Side &S);
+static json::Value toJSON(const BranchRecord &B);
+static json::Value toJSON(const FactRecord &F);
+static json::Value toJSON(const Dependency &D);
+
+template <typename T> static json::Array array(const std::vector<T> &V) {
+  json::Array A;
+  for (const T &X : V)
+    A.push_back(toJSON(X));
+  return A;
+}
+
+
+static llvm::StringRef kindName(NodeRecord::Kind K) {
+  switch (K) {
+  case NodeRecord::Kind::Empty:
+    return "empty";
+  case NodeRecord::Kind::Op:
+    return "op";
+  case NodeRecord::Kind::Seq:
+    return "seq";
+  case NodeRecord::Kind::Choice:
+    return "choice";
+  case NodeRecord::Kind::LoopBack:
+    return "loop-back";
+  case NodeRecord::Kind::Call:
+    return "call";
+  }
+  return "empty";
+}
+
+static json::Value toJSON(const NodeRecord &N) {
+  json::Object O{{"kind", kindName(N.K)}};
+  if (!N.Name.empty())
+    O["name"] = N.Name;
+  if (N.At.valid())
+    O["at"] = toJSON(N.At);
+  if (!N.Kids.empty())
+    O["kids"] = array(N.Kids);
+  return O;
+}
+
+static json::Value toJSON(const FunctionRecord &F) {
+  return json::Object{{"key", F.Key},
+                      {"name", F.Name},
+                      {"at", toJSON(F.At)},
+                      {"summary", F.Summary}};
+}
+
+static json::Value toJSON(const BranchRecord::Side &S) {
+  return json::Object{{"successor", S.Successor}, {"summary", S.Summary}};
+}
+
+static json::Value toJSON(const BranchRecord &B) {
+  json::Object O{{"function", B.Function},
+                 {"shape", B.Shape},
+                 {"condition", toJSON(B.Condition)},
+                 {"condition_text", B.ConditionText},
+                 {"over_range", B.OverRange},
+                 {"why", array(B.Why)},
+                 {"sides", array(B.Sides)},
+                 {"decided", B.Decided}};
+  if (B.Decided) {
+    O["op"] = B.Op;
+    O["is_barrier"] = B.IsBarrier;
+    O["site"] = toJSON(B.Site);
+    O["early_exit"] = toJSON(B.EarlyExit);
+    O["early_exit_kind"] = B.EarlyExitKind;
+  }
+  return O;
+}
+
+static json::Value toJSON(const FactRecord &F) {
+  return json::Object{{"key", F.Key}, {"index", F.Index}, {"why", array(F.Why)}};
+}
+
+static json::Value toJSON(const Dependency &D) {
+  return json::Object{{"path", D.Path},
+                      {"size", int64_t(D.Size)},
+                      {"mtime", D.MTime},
+                      {"hash", D.Hash}};
+}
+
+std::string toJSON(const TUSummary &S) {
+  json::Object O{{"format", SummaryFormat},
+                 {"version", SummaryVersion},
+                 {"main_file", S.MainFile},
+                 {"key", S.Key},
+                 {"error", S.Error},
+                 {"dependencies", array(S.Dependencies)},
+                 {"nodes", array(S.Nodes)},
+                 {"barriers", array(S.Barriers)},
+                 {"functions", array(S.Functions)},
+                 {"branches", array(S.Branches)},
+                 {"exports", array(S.Exports)},
+                 {"imports", array(S.Imports)},
+                 {"defines", array(S.Defines)},
+                 {"calls", array(S.Calls)}};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << json::Value(std::move(O));
+  return Out;
+}
+
+// Reading: every field is checked, so a damaged file is an error that names
+// the field, never a crash.
+
+bool fromJSON(const json::Value &V, Location &L, json::Path P) {
+  if (V.getAsNull())
+    return true;
+  const json::Array *A = V.getAsArray();
+  if (!A || A->size() != 3) {
+    P.report("expected [file, line, column]");
+    return false;
+  }
+  auto File = (*A)[0].getAsString();
+  auto Line = (*A)[1].getAsUINT64();
+  auto Column = (*A)[2].getAsUINT64();
+  if (!File || !Line || !Column) {
+    P.report("expected [file, line, column]");
+    return false;
+  }
+  L.File = File->str();
+  L.Line = unsigned(*Line);
+  L.Column = unsigned(*Column);
+  return true;
+}
+
+bool fromJSON(const json::Value &V, Step &S, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("at", S.At) && M.map("message", S.Message);
+}
+
+bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
+  json::ObjectMapper M(V, P);
+  std::string Kind;
+  if (!M || !M.map("kind", Kind) || !M.mapOptional("name", N.Name) ||
+      !M.mapOptional("at", N.At) || !M.mapOptional("kids", N.Kids))
+    return false;
+  static const std::pair<const char *, NodeRecord::Kind> Kinds[] = {
+      {"empty", NodeRecord::Kind::Empty}, {"op", NodeRecord::Kind::Op},
+      {"seq", NodeRecord::Kind::Seq},     {"choice", NodeRecord::Kind::Choice},
+      {"loop-back", NodeRecord::Kind::LoopBack},
+      {"call", NodeRecord::Kind::Call}};
+  for (const auto &[Name, K] : Kinds)
+    if (Kind == Name) {
+      N.K = K;
+      return true;
+    }
+  P.field("kind").report("unknown node kind");
+  return false;
+}
+
+bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", F.Key) && M.map("name", F.Name) &&
+         M.map("at", F.At) && M.map("summary", F.Summary);
+}
+
+bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("successor", S.Successor) && M.map("summary", S.Summary);
+}
+
+bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("function", B.Function) && M.map("shape", B.Shape) &&
+         M.map("condition", B.Condition) &&
+         M.map("condition_text", B.ConditionText) &&
+         M.map("over_range", B.OverRange) && M.map("why", B.Why) &&
+         M.map("sides", B.Sides) && M.map("decided", B.Decided) &&
+         M.mapOptional("op", B.Op) && M.mapOptional("is_barrier", B.IsBarrier) &&
+         M.mapOptional("site", B.Site) &&
+         M.mapOptional("early_exit", B.EarlyExit) &&
+         M.mapOptional("early_exit_kind", B.EarlyExitKind);
+}
+
+bool fromJSON(const json::Value &V, FactRecord &F, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", F.Key) && M.map("index", F.Index) &&
+         M.map("why", F.Why);
+}
+
+bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {
+  json::ObjectMapper M(V, P);
+  int64_t Size = 0;
+  if (!M || !M.map("path", D.Path) || !M.map("size", Size) ||
+      !M.map("mtime", D.MTime) || !M.map("hash", D.Hash))
+    return false;
+  D.Size = uint64_t(Size);
+  return true;
+}
+
+bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
+  json::ObjectMapper M(V, P);
+  std::string Format;
+  unsigned Version = 0;
+  if (!M || !M.map("format", Format) || !M.map("version", Version))
+    return false;
+  if (Format != SummaryFormat) {
+    P.field("format").report("not a ddp-lint summary");
+    return false;
+  }
+  if (Version != SummaryVersion) {
+    P.field("version").report("unsupported summary version");
+    return false;
+  }
+  if (!(M.map("main_file", S.MainFile) && M.map("key", S.Key) &&
+        M.map("error", S.Error) && M.map("dependencies", S.Dependencies) &&
+        M.map("nodes", S.Nodes) && M.map("barriers", S.Barriers) &&
+        M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
+        M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
+        M.map("defines", S.Defines) && M.map("calls", S.Calls)))
+    return false;
+  // Node references must point into the table, and only backwards (the
+  // writer emits children first), so that no cycle can be read.
+  for (unsigned I = 0; I < S.Nodes.size(); ++I)
+    for (unsigned Kid : S.Nodes[I].Kids)
+      if (Kid >= I) {
+        P.field("nodes").index(I).report("child index out of order");
+        return false;
+      }
+  auto InTable = [&](unsigned N) { return N < S.Nodes.size(); };
+  for (unsigned I = 0; I < S.Functions.size(); ++I)
+    if (!InTable(S.Functions[I].Summary)) {
+      P.field("functions").index(I).report("summary index out of range");
+      return false;
+    }
+  for (unsigned I = 0; I < S.Branches.size(); ++I)
+    for (const BranchRecord::Side &Side : S.Branches[I].Sides)
+      if (!InTable(Side.Summary)) {
+        P.field("branches").index(I).report("summary index out of range");
+        return false;
+      }
+  return true;
+}
+
+llvm::Expected<TUSummary> summaryFromJSON(llvm::StringRef Text) {
+  llvm::Expected<json::Value> V = json::parse(Text);
+  if (!V)
+    return V.takeError();
+  TUSummary S;
+  json::Path::Root Root("summary");
+  if (!fromJSON(*V, S, Root))
+    return Root.getError();
+  return S;
+}
+
+llvm::Error writeSummary(const TUSummary &S, llvm::StringRef Path) {
+  // Write to a temporary and rename, so that a concurrent reader (another
+  // ddp-lint sharing the cache) never sees half a file.
+  std::string Temp = (Path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId())).str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Temp, EC);
+    if (EC)
+      return llvm::createStringError(EC, "cannot write '%s': %s",
+                                     Temp.c_str(), EC.message().c_str());
+    OS << toJSON(S);
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
+    return llvm::createStringError(EC, "cannot write '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  return llvm::Error::success();
+}
+
+llvm::Expected<TUSummary> readSummary(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read '%s': %s",
+                                   Path.str().c_str(),
+                                   Buffer.getError().message().c_str());
+  auto S = summaryFromJSON((*Buffer)->getBuffer());
+  if (!S)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'%s' is not a valid summary: %s",
+                                   Path.str().c_str(),
+                                   llvm::toString(S.takeError()).c_str());
+  return S;
+}
+
+} // namespace ddp::driver

@@ -1,0 +1,132 @@
+//===--- SummaryFile.h - What phase 1 learns about one translation unit ---===//
+//
+// The per-TU summary that phase 1 writes and phase 2 links: the located
+// collective summaries of the TU's functions (calls by USR), its rank-
+// dependent branches (decided here, or deferred to the link because their
+// sides call other TUs), the rank-dependence facts it exports to other TUs,
+// and the files it read (for the cache). Stored as versioned JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_DRIVER_SUMMARYFILE_H
+#define DDP_DRIVER_SUMMARYFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ddp::driver {
+
+/// The format's name and version; a reader rejects anything else.
+inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
+inline constexpr unsigned SummaryVersion = 1;
+
+/// A place in a source file (absolute path); Line 0 means none.
+struct Location {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  bool valid() const { return Line != 0; }
+  bool operator==(const Location &O) const {
+    return File == O.File && Line == O.Line && Column == O.Column;
+  }
+};
+
+/// One link of an explanation: "'rank' is set from 'pg->getRank()'" there.
+struct Step {
+  Location At;
+  std::string Message;
+};
+
+/// A node of a located summary. Kids index the TU's node table.
+struct NodeRecord {
+  enum class Kind { Empty, Op, Seq, Choice, LoopBack, Call };
+  Kind K = Kind::Empty;
+  /// Op: the collective; Call: the callee's USR.
+  std::string Name;
+  Location At;
+  std::vector<unsigned> Kids;
+};
+
+struct FunctionRecord {
+  std::string Key; ///< USR
+  std::string Name;
+  Location At;
+  unsigned Summary = 0; ///< Node index.
+};
+
+/// A rank-dependent branch with the sides' summaries up to their join.
+struct BranchRecord {
+  std::string Function; ///< Name of the enclosing function.
+  std::string Shape;    ///< "branch", "loop" or "switch".
+  Location Condition;
+  std::string ConditionText;
+  bool OverRange = false;
+  std::vector<Step> Why;
+  struct Side {
+    unsigned Successor = 0; ///< 0: the true side, or the loop body.
+    unsigned Summary = 0;
+  };
+  std::vector<Side> Sides;
+  /// Decided in phase 1: the sides differ, reported at Site.
+  bool Decided = false;
+  std::string Op;
+  bool IsBarrier = false;
+  Location Site;
+  Location EarlyExit;
+  std::string EarlyExitKind;
+};
+
+/// A rank-dependent value that crosses to another TU: an argument passed
+/// to parameter Index of Key, or (Index < 0) the value Key returns.
+struct FactRecord {
+  std::string Key;
+  int Index = -1;
+  std::vector<Step> Why;
+  /// The key the driver uses to tell facts apart: "p:<usr>:<i>" or
+  /// "r:<usr>".
+  std::string id() const;
+};
+
+/// A file the TU read, to tell whether a cached summary is still valid.
+struct Dependency {
+  std::string Path;
+  uint64_t Size = 0;
+  int64_t MTime = 0;
+  std::string Hash;
+};
+
+struct TUSummary {
+  std::string MainFile;
+  /// Hash of everything but the files' contents: the tool's version, the
+  /// command line, the options and the facts imported.
+  std::string Key;
+  std::vector<Dependency> Dependencies;
+  /// Set when the TU did not parse: no analysis was done.
+  std::string Error;
+  std::vector<NodeRecord> Nodes;
+  std::vector<std::string> Barriers;
+  std::vector<FunctionRecord> Functions;
+  std::vector<BranchRecord> Branches;
+  /// Facts this TU found that other TUs need.
+  std::vector<FactRecord> Exports;
+  /// Facts from other TUs this TU was analysed with (their ids).
+  std::vector<std::string> Imports;
+  /// USRs of the functions defined here, and of those called but defined
+  /// elsewhere.
+  std::vector<std::string> Defines;
+  std::vector<std::string> Calls;
+};
+
+std::string toJSON(const TUSummary &S);
+/// Parses a summary; the error names what is wrong.
+llvm::Expected<TUSummary> summaryFromJSON(llvm::StringRef Text);
+
+llvm::Error writeSummary(const TUSummary &S, llvm::StringRef Path);
+llvm::Expected<TUSummary> readSummary(llvm::StringRef Path);
+
+} // namespace ddp::driver
+
+#endif // DDP_DRIVER_SUMMARYFILE_H

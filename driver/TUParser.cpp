@@ -1,0 +1,153 @@
+//===--- TUParser.cpp - Parse one TU and summarise it ---------------------===//
+
+#include "TUParser.h"
+#include "SummaryCache.h"
+#include "TUSummarizer.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace ddp::driver {
+namespace {
+
+#ifndef DDP_CLANG_RESOURCE_DIR
+#define DDP_CLANG_RESOURCE_DIR ""
+#endif
+
+/// Keeps the first error, counts the rest, prints nothing.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error)
+      return;
+    if (++Errors > 1)
+      return;
+    llvm::SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    First = Text.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = fmt::format("{}:{}:{}: {}", P.getFilename(), P.getLine(),
+                            P.getColumn(), First);
+    }
+  }
+  unsigned Errors = 0;
+  std::string First;
+};
+
+class SummaryConsumer : public ASTConsumer {
+public:
+  SummaryConsumer(CompilerInstance &CI, const AnalysisOptions &Opts,
+                  const std::vector<FactRecord> &Imports, TUSummary &Out)
+      : CI(CI), Opts(Opts), Imports(Imports), Out(Out) {}
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    Out = summarizeTU(AST, Opts, Imports);
+    Out.Dependencies = dependenciesOf(AST.getSourceManager());
+  }
+
+private:
+  CompilerInstance &CI;
+  const AnalysisOptions &Opts;
+  const std::vector<FactRecord> &Imports;
+  TUSummary &Out;
+};
+
+class SummaryAction : public ASTFrontendAction {
+public:
+  SummaryAction(const AnalysisOptions &Opts,
+                const std::vector<FactRecord> &Imports, TUSummary &Out)
+      : Opts(Opts), Imports(Imports), Out(Out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    return std::make_unique<SummaryConsumer>(CI, Opts, Imports, Out);
+  }
+
+private:
+  const AnalysisOptions &Opts;
+  const std::vector<FactRecord> &Imports;
+  TUSummary &Out;
+};
+
+class SummaryActionFactory : public tooling::FrontendActionFactory {
+public:
+  SummaryActionFactory(const AnalysisOptions &Opts,
+                       const std::vector<FactRecord> &Imports, TUSummary &Out)
+      : Opts(Opts), Imports(Imports), Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<SummaryAction>(Opts, Imports, Out);
+  }
+
+private:
+  const AnalysisOptions &Opts;
+  const std::vector<FactRecord> &Imports;
+  TUSummary &Out;
+};
+
+} // namespace
+
+TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
+                            const AnalysisOptions &Opts,
+                            const std::vector<FactRecord> &Imports) {
+  TUSummary Out;
+  // A database that answers with exactly this command.
+  class Single : public tooling::CompilationDatabase {
+  public:
+    explicit Single(tooling::CompileCommand C) : C(std::move(C)) {}
+    std::vector<tooling::CompileCommand>
+    getCompileCommands(StringRef) const override {
+      return {C};
+    }
+
+  private:
+    tooling::CompileCommand C;
+  } Database(Command);
+
+  tooling::ClangTool Tool(Database, {Command.Filename});
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
+  Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  Tool.appendArgumentsAdjuster(
+      tooling::getClangStripDependencyFileAdjuster());
+  // Built outside the LLVM tree, the tool would look for Clang's own headers
+  // (stddef.h, ...) beside itself: point it at the release's.
+  llvm::StringRef ResourceDir = DDP_CLANG_RESOURCE_DIR;
+  bool HasResourceDir = llvm::any_of(Command.CommandLine, [](const auto &A) {
+    return llvm::StringRef(A).starts_with("-resource-dir");
+  });
+  if (!ResourceDir.empty() && !HasResourceDir)
+    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        ("-resource-dir=" + ResourceDir).str().c_str(),
+        tooling::ArgumentInsertPosition::END));
+  ErrorCollector Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  SummaryActionFactory Factory(Opts, Imports, Out);
+  int Status = Tool.run(&Factory);
+  Out.MainFile = Command.Filename;
+  if (Errors.Errors > 0 || Status != 0) {
+    TUSummary Failed;
+    Failed.MainFile = Command.Filename;
+    Failed.Error = Errors.First.empty() ? "the compiler could not run"
+                                        : Errors.First;
+    if (Errors.Errors > 1)
+      Failed.Error += fmt::format(" (and {} more errors)", Errors.Errors - 1);
+    return Failed;
+  }
+  return Out;
+}
+
+} // namespace ddp::driver

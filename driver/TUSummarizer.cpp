@@ -1,0 +1,284 @@
+//===--- TUSummarizer.cpp - Phase 1: one TU's analysis, as a summary ------===//
+
+#include "TUSummarizer.h"
+#include "core/TranslationUnitAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace ddp::driver {
+namespace {
+
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> USR;
+  if (index::generateUSRForDecl(D, USR))
+    return {};
+  return std::string(USR);
+}
+
+/// Converts what the core found into records, with locations as paths.
+class Recorder {
+public:
+  Recorder(ASTContext &AST, AnalysisContext &Ctx, TUSummary &Out)
+      : SM(AST.getSourceManager()), Ctx(Ctx), Out(Out) {}
+
+  Location location(SourceLocation Loc) {
+    if (Loc.isInvalid())
+      return {};
+    Loc = SM.getExpansionLoc(Loc);
+    FileID File = SM.getFileID(Loc);
+    Location L;
+    auto [It, New] = Paths.try_emplace(File.getHashValue());
+    if (New) {
+      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+        llvm::StringRef Real = Entry->getFileEntry().tryGetRealPathName();
+        It->second = Real.empty() ? Entry->getName().str() : Real.str();
+      }
+    }
+    L.File = It->second;
+    if (L.File.empty())
+      return {};
+    L.Line = SM.getExpansionLineNumber(Loc);
+    L.Column = SM.getExpansionColumnNumber(Loc);
+    return L;
+  }
+
+  std::vector<Step> why(const Origin *O) {
+    std::vector<Step> Steps;
+    llvm::DenseSet<const Origin *> Seen;
+    for (; O && Steps.size() < 8 && Seen.insert(O).second; O = O->Cause) {
+      Step S;
+      S.Message = O->Message;
+      if (O->Loc.isValid())
+        S.At = location(O->Loc);
+      else if (!O->Elsewhere.empty())
+        S.At = parseElsewhere(O->Elsewhere);
+      else
+        continue;
+      Steps.push_back(std::move(S));
+    }
+    return Steps;
+  }
+
+  /// The index of \p N (a located summary) in the node table.
+  unsigned node(const SummaryNode *N) {
+    auto It = Index.find(N);
+    if (It != Index.end())
+      return It->second;
+    NodeRecord R;
+    for (const SummaryNode *Kid : N->children())
+      R.Kids.push_back(node(Kid));
+    switch (N->getKind()) {
+    case SummaryNode::Kind::Empty:
+      R.K = NodeRecord::Kind::Empty;
+      break;
+    case SummaryNode::Kind::Op:
+      R.K = NodeRecord::Kind::Op;
+      break;
+    case SummaryNode::Kind::Seq:
+      R.K = NodeRecord::Kind::Seq;
+      break;
+    case SummaryNode::Kind::Choice:
+      R.K = NodeRecord::Kind::Choice;
+      break;
+    case SummaryNode::Kind::LoopBack:
+      R.K = NodeRecord::Kind::LoopBack;
+      break;
+    case SummaryNode::Kind::Call:
+      R.K = NodeRecord::Kind::Call;
+      Calls.insert(N->getOp());
+      break;
+    }
+    R.Name = N->getOp().str();
+    R.At = location(Ctx.tagLoc(N->getTag()));
+    Out.Nodes.push_back(std::move(R));
+    return Index[N] = Out.Nodes.size() - 1;
+  }
+
+  llvm::StringSet<> Calls;
+
+private:
+  static Location parseElsewhere(llvm::StringRef Text) {
+    // "file:line:column", the file possibly holding ':'.
+    Location L;
+    auto [Rest, Column] = Text.rsplit(':');
+    auto [File, Line] = Rest.rsplit(':');
+    if (Line.getAsInteger(10, L.Line) || Column.getAsInteger(10, L.Column))
+      return {};
+    L.File = File.str();
+    return L;
+  }
+
+  const SourceManager &SM;
+  AnalysisContext &Ctx;
+  TUSummary &Out;
+  llvm::DenseMap<unsigned, std::string> Paths;
+  llvm::DenseMap<const SummaryNode *, unsigned> Index;
+};
+
+/// Seeds the facts other TUs found: rank-dependent arguments passed to this
+/// TU's functions, and rank-dependent values returned by other TUs'.
+class ImportSeeder : public RecursiveASTVisitor<ImportSeeder> {
+public:
+  ImportSeeder(AnalysisContext &Ctx, const std::vector<FactRecord> &Imports)
+      : Ctx(Ctx) {
+    for (const FactRecord &F : Imports)
+      ByKey[F.Key].push_back(&F);
+  }
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (Ctx.isLibraryDecl(FD))
+      return true;
+    auto It = ByKey.find(usrOf(FD));
+    if (It == ByKey.end())
+      return true;
+    for (const FactRecord *F : It->second) {
+      const Origin *Why = origin(*F);
+      if (F->Index < 0)
+        Ctx.Facts.addReturn(FD->getCanonicalDecl(), Why);
+      else if (FD->doesThisDeclarationHaveABody() &&
+               unsigned(F->Index) < FD->getNumParams())
+        Ctx.Facts.addDecl(FD->getParamDecl(F->Index), Why);
+    }
+    return true;
+  }
+
+private:
+  const Origin *origin(const FactRecord &F) {
+    // The chain as the other TU explained it, newest link first.
+    const Origin *Cause = nullptr;
+    for (auto It = F.Why.rbegin(); It != F.Why.rend(); ++It)
+      Cause = Ctx.elsewhere(
+          &F, &*It,
+          It->At.File + ":" + std::to_string(It->At.Line) + ":" +
+              std::to_string(It->At.Column),
+          It->Message, Cause);
+    return Cause;
+  }
+
+  AnalysisContext &Ctx;
+  llvm::StringMap<std::vector<const FactRecord *>> ByKey;
+};
+
+std::string displayName(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (MD->getParent()->isLambda())
+      return "lambda";
+  return FD->getQualifiedNameAsString();
+}
+
+const char *shapeName(Finding::Shape S) {
+  switch (S) {
+  case Finding::Shape::Loop:
+    return "loop";
+  case Finding::Shape::Switch:
+    return "switch";
+  case Finding::Shape::Branch:
+    break;
+  }
+  return "branch";
+}
+
+} // namespace
+
+TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
+                      const std::vector<FactRecord> &Imports) {
+  TUSummary Out;
+  TranslationUnitAnalysis TU(AST, Opts, [](const FunctionDecl *FD) {
+    return usrOf(FD->getCanonicalDecl());
+  });
+  AnalysisContext &Ctx = TU.context();
+  if (!Imports.empty()) {
+    ImportSeeder Seeder(Ctx, Imports);
+    Seeder.TraverseDecl(AST.getTranslationUnitDecl());
+    for (const FactRecord &F : Imports)
+      Out.Imports.push_back(F.id());
+  }
+  TU.run();
+
+  Recorder Rec(AST, Ctx, Out);
+  for (const FunctionDecl *FD : TU.functions()) {
+    FunctionAnalysis *FA = TU.analysis(FD);
+    if (!FA || !FA->isValid())
+      continue;
+    std::string Key = usrOf(FA->decl()->getCanonicalDecl());
+    if (Key.empty())
+      continue;
+    Out.Defines.push_back(Key);
+    const SummaryNode *Located = FA->locatedSummary();
+    if (Located->isInert())
+      continue;
+    FunctionRecord F;
+    F.Key = Key;
+    F.Name = displayName(FA->decl());
+    F.At = Rec.location(FA->decl()->getLocation());
+    F.Summary = Rec.node(Located);
+    Out.Functions.push_back(std::move(F));
+  }
+
+  auto Record = [&](const Finding &F, bool Decided) {
+    BranchRecord B;
+    B.Function = F.Function ? displayName(F.Function) : "";
+    B.Shape = shapeName(F.Kind);
+    if (F.Condition)
+      B.Condition = Rec.location(F.Condition->getBeginLoc());
+    B.ConditionText = F.ConditionText;
+    B.OverRange = F.OverRange;
+    B.Why = Rec.why(F.Why);
+    for (const Finding::Side &S : F.Sides)
+      B.Sides.push_back({S.Successor, Rec.node(S.Located)});
+    B.Decided = Decided;
+    if (Decided) {
+      B.Op = F.Op;
+      B.IsBarrier = F.IsBarrier;
+      B.Site = Rec.location(F.Site->getExprLoc());
+      B.EarlyExit = Rec.location(F.EarlyExit);
+      B.EarlyExitKind = F.EarlyExitKind;
+    }
+    Out.Branches.push_back(std::move(B));
+  };
+  for (const Finding &F : TU.findings())
+    Record(F, true);
+  for (const Finding &F : TU.deferred())
+    Record(F, false);
+
+  for (const auto &[Param, Why] : Ctx.Facts.externalParams()) {
+    FactRecord F;
+    F.Key = usrOf(Param.first);
+    F.Index = int(Param.second);
+    F.Why = Rec.why(Why);
+    if (!F.Key.empty())
+      Out.Exports.push_back(std::move(F));
+  }
+  for (const auto &[FD, Why] : Ctx.Facts.allReturns()) {
+    const FunctionDecl *Def = FD->getDefinition();
+    if (!Def || !Def->isExternallyVisible() || Ctx.isLibraryDecl(Def))
+      continue;
+    FactRecord F;
+    F.Key = usrOf(FD);
+    F.Why = Rec.why(Why);
+    if (!F.Key.empty())
+      Out.Exports.push_back(std::move(F));
+  }
+  // Facts in a stable order, so that equal analyses give equal files.
+  llvm::sort(Out.Exports, [](const FactRecord &A, const FactRecord &B) {
+    return A.id() < B.id();
+  });
+  for (const auto &Entry : Rec.Calls)
+    Out.Calls.push_back(Entry.getKey().str());
+  llvm::sort(Out.Calls);
+  for (const auto &Name : Ctx.Summaries.barriers())
+    Out.Barriers.push_back(Name.getKey().str());
+  llvm::sort(Out.Barriers);
+  return Out;
+}
+
+} // namespace ddp::driver
