@@ -49,6 +49,19 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
   return It->second;
 }
 
+const Origin *AnalysisContext::elsewhere(const void *Anchor, const void *Key,
+                                         std::string Where,
+                                         std::string Message,
+                                         const Origin *Cause) {
+  auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
+  if (!Inserted)
+    return It->second;
+  Origins.push_back(Origin{SourceLocation(), std::move(Message), Cause});
+  Origins.back().Elsewhere = std::move(Where);
+  It->second = &Origins.back();
+  return It->second;
+}
+
 std::string AnalysisContext::text(SourceRange R, size_t Max) const {
   const SourceManager &SM = AST.getSourceManager();
   CharSourceRange Range = CharSourceRange::getTokenRange(

@@ -122,6 +122,12 @@ public:
                        const Origin *Cause, bool FromControl = false,
                        bool ExactRank = false);
 
+  /// An explanation link that lies in another translation unit, at
+  /// \p Where ("file:line:column").
+  const Origin *elsewhere(const void *Anchor, const void *Key,
+                          std::string Where, std::string Message,
+                          const Origin *Cause);
+
   /// The source text of \p R, on one line, shortened to \p Max characters.
   std::string text(clang::SourceRange R, size_t Max = 48) const;
   std::string text(const clang::Expr *E, size_t Max = 48) const;
