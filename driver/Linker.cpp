@@ -201,8 +201,15 @@ private:
       }
       return "one of {" + llvm::join(Alternatives, " | ") + "}";
     }
-    case NodeRecord::Kind::Call:
-      return fmt::format("call of {}", R.Name);
+    case NodeRecord::Kind::Call: {
+      // A call not expanded: recursion, or too deep.
+      auto Fn = Functions.find(R.Name);
+      std::string Name =
+          Fn == Functions.end() ? R.Name : Fn->second.Record->Name;
+      if (!WithLocations)
+        return Name + " again";
+      return fmt::format("{} again ({}{})", Name, Show(R.At), Via);
+    }
     default:
       return "";
     }

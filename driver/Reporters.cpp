@@ -65,8 +65,11 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     OS << D.Message << " [" << D.Rule << "]";
     Reset();
     OS << "\n";
+    const char *Lead = D.Rule == "ddp-rank-dependent-loop"
+                           ? "the loop condition depends on the rank: "
+                           : "the condition depends on the rank: ";
     for (size_t I = 0; I < D.Why.size(); ++I)
-      OS << "  " << (I == 0 ? "the condition depends on the rank: " : "  ")
+      OS << "  " << (I == 0 ? Lead : "  ")
          << D.Why[I].Message << " at " << where(D.Why[I].At, R) << "\n";
     size_t Width = 0;
     for (const SideText &S : D.Sides)

@@ -11,6 +11,8 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <fmt/format.h>
 
 using namespace clang;
@@ -117,7 +119,16 @@ TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
     tooling::CompileCommand C;
   } Database(Command);
 
-  tooling::ClangTool Tool(Database, {Command.Filename});
+  // Each TU gets a file system of its own whose working directory is the
+  // command's: the process's one is shared by the threads.
+  llvm::SmallString<256> File(Command.Filename);
+  if (!llvm::sys::path::is_absolute(File)) {
+    File = Command.Directory;
+    llvm::sys::path::append(File, Command.Filename);
+  }
+  tooling::ClangTool Tool(Database, {std::string(File)},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
   Tool.setPrintErrorMessage(false);
   Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
   Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
@@ -133,6 +144,9 @@ TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
     Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
         ("-resource-dir=" + ResourceDir).str().c_str(),
         tooling::ArgumentInsertPosition::END));
+  // No "N errors generated." on stderr: the driver reports the TU itself.
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   SummaryActionFactory Factory(Opts, Imports, Out);

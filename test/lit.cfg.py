@@ -22,7 +22,8 @@ except ImportError:
 
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in", "check_ddp_tidy.py",
-                   "split_known_gaps.py"]
+                   "split_known_gaps.py", "make_cdb.py", "validate_sarif.py", "expect_exit.py",
+                   "gen_branches.py"]
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(config.llvm_root, "bin"), config.environment.get("PATH", "")])
@@ -38,6 +39,20 @@ config.substitutions.append(
      (config.python, checker, config.ddp_plugin, config.host_clang_tidy,
       config.ddp_clang_tidy, config.filecheck)))
 config.substitutions.append(("%ddp_clang_tidy", config.ddp_clang_tidy))
+# The whole-program driver, and what its tests need: a compile database for
+# a directory of sources, and Microsoft's SARIF validator.
+config.substitutions.append(("%ddp_lint", config.ddp_lint))
+driver_tests = os.path.join(config.test_source_root, "driver")
+config.substitutions.append(
+    ("%make_cdb", "%s %s" % (config.python,
+                             os.path.join(driver_tests, "make_cdb.py"))))
+config.substitutions.append(
+    ("%validate_sarif", "%s %s" % (config.python,
+                                   os.path.join(driver_tests,
+                                                "validate_sarif.py"))))
+config.substitutions.append(
+    ("%expect_exit", "%s %s" % (config.python,
+                                os.path.join(driver_tests, "expect_exit.py"))))
 config.substitutions.append(("%host_clang_tidy", config.host_clang_tidy))
 config.substitutions.append(("%ddp_plugin", config.ddp_plugin))
 # The Python interpreter of the build, for scripts (test/examples/).

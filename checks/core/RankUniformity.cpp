@@ -639,9 +639,10 @@ void Transfer::exportArguments(const CallExpr *Call,
           Ctx.origin(Call, Callee->getParamDecl(I - Offset),
                      Call->getArg(I)->getBeginLoc(), [&] {
                        return fmt::format(
-                           "'{}' passes a rank-dependent argument to '{}' "
+                           "'{}' receives a rank-dependent argument ('{}') "
                            "here",
-                           Ctx.text(Call->getArg(I)), Callee->getNameAsString());
+                           Callee->getNameAsString(),
+                           Ctx.text(Call->getArg(I)));
                      }, O));
   }
 }

@@ -1,0 +1,37 @@
+#include "comm.h"
+
+// A rank-dependent trip count around a collective of another file.
+void warmup(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
+  int rank = pg->getRank();
+  for (int i = 0; i < rank; ++i)
+    reduce_once(pg, t);
+}
+
+// Not a case: a uniform trip count.
+void epochs(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
+  for (int i = 0; i < pg->getSize(); ++i)
+    reduce_once(pg, t);
+}
+
+// A virtual call resolves to the body of the method named by the static
+// type (Trainer::sync, in comm.cpp).
+void virtual_defined(Trainer &tr, c10d::ProcessGroup *pg,
+                     std::vector<at::Tensor> &t) {
+  if (pg->getRank() == 0)
+    tr.sync(pg, t);
+}
+
+// Not resolved (documented): a pure virtual method has no body to look into,
+// and the overrides are not considered.
+void virtual_pure(Trainer &tr, c10d::ProcessGroup *pg,
+                  std::vector<at::Tensor> &t) {
+  if (pg->getRank() == 0)
+    tr.step(pg, t);
+}
+
+// Not resolved (documented): calls through function pointers.
+void through_pointer(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
+  void (*fn)(c10d::ProcessGroup *, std::vector<at::Tensor> &) = reduce_once;
+  if (pg->getRank() == 0)
+    fn(pg, t);
+}
