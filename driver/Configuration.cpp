@@ -44,24 +44,38 @@ llvm::Expected<Configuration> Configuration::create(llvm::StringRef ConfigFile) 
 
 llvm::Expected<AnalysisOptions>
 Configuration::optionsFor(llvm::StringRef File) const {
-  ClangTidyOptions Opts = Provider->getOptions(File);
+  // The sources in order of precedence, lowest first: defaults, then the
+  // .clang-tidy files from the root down. Remember which file set a value,
+  // to name it in errors.
+  auto Sources = Provider->getRawOptions(File);
   AnalysisOptions Out;
   std::string Error;
-  auto Get = [&](llvm::StringRef Name, std::string &Into) {
-    for (llvm::StringRef Check : Checks) {
-      auto It = Opts.CheckOptions.find((Check + "." + Name).str());
-      if (It != Opts.CheckOptions.end()) {
+  auto Get = [&](llvm::StringRef Name, std::string &Into,
+                 std::string *From = nullptr) {
+    for (const auto &[Opts, Source] : Sources) {
+      auto Find = [&](const std::string &Key) {
+        auto It = Opts.CheckOptions.find(Key);
+        if (It == Opts.CheckOptions.end())
+          return false;
         Into = It->second.Value;
-        return;
-      }
+        if (From)
+          *From = Source;
+        return true;
+      };
+      bool Local = false;
+      for (llvm::StringRef Check : Checks)
+        Local = Local || Find((Check + "." + Name).str());
+      if (!Local)
+        Find(Name.str());
     }
-    auto It = Opts.CheckOptions.find(Name);
-    if (It != Opts.CheckOptions.end())
-      Into = It->second.Value;
+  };
+  auto Complain = [&](const std::string &Source, const std::string &Why) {
+    if (Error.empty())
+      Error = "'" + Source + "': " + Why;
   };
   auto GetBool = [&](llvm::StringRef Name, bool &Into) {
-    std::string Value;
-    Get(Name, Value);
+    std::string Value, Source;
+    Get(Name, Value, &Source);
     if (Value.empty())
       return;
     llvm::StringRef V(Value);
@@ -69,9 +83,9 @@ Configuration::optionsFor(llvm::StringRef File) const {
       Into = true;
     else if (V.equals_insensitive("false") || V == "0")
       Into = false;
-    else if (Error.empty())
-      Error = "option '" + Name.str() + "' must be true or false, not '" +
-              Value + "'";
+    else
+      Complain(Source, "option '" + Name.str() +
+                           "' must be true or false, not '" + Value + "'");
   };
   Get("Collectives", Out.Collectives);
   Get("Barriers", Out.Barriers);
@@ -79,19 +93,19 @@ Configuration::optionsFor(llvm::StringRef File) const {
   Get("RankSources", Out.RankSources);
   Get("UniformSources", Out.UniformSources);
   Get("RankEnvVars", Out.RankEnvVars);
-  Get("RankNamePattern", Out.RankNamePattern);
+  std::string PatternSource;
+  Get("RankNamePattern", Out.RankNamePattern, &PatternSource);
   Get("LibraryNamespaces", Out.LibraryNamespaces);
   GetBool("RankLocalData", Out.RankLocalData);
   GetBool("RankNameHeuristic", Out.RankNameHeuristic);
   std::string RegexError;
-  if (Error.empty() && !Out.RankNamePattern.empty() &&
+  if (!Out.RankNamePattern.empty() &&
       !llvm::Regex(Out.RankNamePattern).isValid(RegexError))
-    Error = "option 'RankNamePattern' is not a valid regular expression: " +
-            RegexError;
+    Complain(PatternSource, "option 'RankNamePattern' is not a valid regular "
+                            "expression: " + RegexError);
   if (!Error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "configuration for '%s': %s",
-                                   File.str().c_str(), Error.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Error.c_str());
   return Out;
 }
 

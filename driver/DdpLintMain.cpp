@@ -18,6 +18,7 @@
 #include "Suppressions.h"
 #include "TUParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -121,12 +122,17 @@ struct Unit {
   ddp::AnalysisOptions Options;
   std::vector<FactRecord> Imports;
   TUSummary Summary;
-  bool Parsed = false;
+};
+
+/// How phase 1 went: TUs parsed, and TUs the cache answered.
+struct Phase1Counts {
+  std::atomic<unsigned> Parsed{0}, Cached{0};
 };
 
 /// Runs phase 1 on \p Which units, \p Workers at a time.
 void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
-               const SummaryCache &Cache, unsigned Workers, bool Progress) {
+               const SummaryCache &Cache, unsigned Workers, bool Progress,
+               Phase1Counts &Counts) {
   std::atomic<size_t> Next{0}, Finished{0};
   std::mutex Print;
   auto Work = [&] {
@@ -135,11 +141,12 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
       std::string Key = analysisKey(U.Command, U.Options, U.Imports);
       if (std::optional<TUSummary> Cached = Cache.lookup(Key)) {
         U.Summary = std::move(*Cached);
+        ++Counts.Cached;
       } else {
         U.Summary = parseAndSummarize(U.Command, U.Options, U.Imports);
         U.Summary.MainFile = U.File;
         U.Summary.Key = Key;
-        U.Parsed = true;
+        ++Counts.Parsed;
         Cache.store(U.Summary);
       }
       size_t Done = ++Finished;
@@ -175,6 +182,9 @@ int main(int argc, const char **argv) {
   llvm::raw_string_ostream ParseErrorStream(ParseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv, Overview, &ParseErrorStream)) {
     llvm::StringRef M = llvm::StringRef(ParseErrors).trim();
+    // Errors in option values are printed by the parser itself, on one line.
+    if (M.empty())
+      return InputFailure;
     M.consume_front("ddp-lint: ");
     // The parser's messages can span lines; keep the first.
     return fail(M.split('\n').first);
@@ -182,11 +192,18 @@ int main(int argc, const char **argv) {
   if (!Database) {
     std::string Error;
     if (!BuildPath.empty()) {
-      Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(
-          BuildPath, Error);
+      // -p names the build directory, or the database file itself.
+      llvm::SmallString<256> Json(BuildPath);
+      if (llvm::sys::fs::is_directory(Json))
+        llvm::sys::path::append(Json, "compile_commands.json");
+      if (!llvm::sys::fs::exists(Json))
+        return fail("'" + Json + "': no such file (-p names the build "
+                    "directory that holds compile_commands.json)");
+      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
       if (!Database)
-        return fail("cannot load a compile database from '" + BuildPath +
-                    "': " + llvm::StringRef(Error).trim().split('\n').first);
+        return fail("'" + Json + "' is not a valid compile database: " +
+                    llvm::StringRef(Error).trim().split('\n').first);
     } else if (!SourcePaths.empty()) {
       Database = clang::tooling::CompilationDatabase::autoDetectFromSource(
           SourcePaths.front(), Error);
@@ -273,8 +290,9 @@ int main(int argc, const char **argv) {
   std::vector<size_t> Which(Units.size());
   for (size_t I = 0; I < Units.size(); ++I)
     Which[I] = I;
+  Phase1Counts Counts;
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
-    summarize(Units, Which, Cache, Workers, Progress);
+    summarize(Units, Which, Cache, Workers, Progress, Counts);
     std::vector<TUSummary> All;
     for (const Unit &U : Units)
       All.push_back(U.Summary);
@@ -313,6 +331,8 @@ int main(int argc, const char **argv) {
   Run R;
   R.SourceRoot = Root;
   R.TranslationUnits = Units.size();
+  R.Parsed = Counts.Parsed;
+  R.Cached = Counts.Cached;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {
     if (!U.Summary.Error.empty())

@@ -293,7 +293,7 @@ private:
         if (TUs[It.TU].Nodes[It.Node].At.valid())
           D.Related.push_back(
               {TUs[It.TU].Nodes[It.Node].At,
-               fmt::format("'{}' {}", It.Erased->firstOp().str(),
+               fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
                            D.Sides.back().Label)});
     }
     if (B.EarlyExit.valid())

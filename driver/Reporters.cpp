@@ -129,6 +129,8 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
   json::Object Top{{"tool", "ddp-lint"},
                    {"version", DDP_LINT_VERSION},
                    {"translation_units", R.TranslationUnits},
+                   {"parsed", R.Parsed},
+                   {"cached", R.Cached},
                    {"findings", std::move(Findings)},
                    {"baselined", R.Baselined},
                    {"suppressed", R.Suppressed},

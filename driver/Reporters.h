@@ -21,6 +21,9 @@ struct Run {
   unsigned Baselined = 0;
   unsigned Suppressed = 0;
   unsigned TranslationUnits = 0;
+  /// Phase 1 runs that parsed a TU, and those the cache answered.
+  unsigned Parsed = 0;
+  unsigned Cached = 0;
   /// Absolute directory that SARIF and GitHub paths are relative to.
   std::string SourceRoot;
 };

@@ -158,7 +158,8 @@ TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
     Failed.Error = Errors.First.empty() ? "the compiler could not run"
                                         : Errors.First;
     if (Errors.Errors > 1)
-      Failed.Error += fmt::format(" (and {} more errors)", Errors.Errors - 1);
+      Failed.Error += fmt::format(" (and {} more error{})", Errors.Errors - 1,
+                                  Errors.Errors > 2 ? "s" : "");
     return Failed;
   }
   return Out;

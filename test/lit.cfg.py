@@ -27,7 +27,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(config.llvm_root, "bin"), config.environment.get("PATH", "")])
-for var in ("HOME", "TMPDIR", "CI"):
+for var in ("HOME", "TMPDIR", "CI", "SARIF_MULTITOOL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -69,6 +69,10 @@ real = {
     "nccl": any(os.path.exists(p) for p in
                 ("/usr/include/nccl.h", "/usr/local/cuda/include/nccl.h")),
 }
+# Microsoft's SARIF validator, which scripts/install-deps.sh installs with npm.
+real["sarif-multitool"] = os.path.exists(os.path.join(
+    config.ddp_src_root, "build-tools", "sarif", "node_modules", "@microsoft",
+    "sarif-multitool-linux", "Sarif.Multitool")) or "SARIF_MULTITOOL" in os.environ
 for feature, present in real.items():
     if present:
         config.available_features.add(feature)
