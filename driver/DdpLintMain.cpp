@@ -27,6 +27,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include <atomic>
+#include <fstream>
 #include <fmt/format.h>
 #include <mutex>
 #include <thread>
@@ -66,7 +67,7 @@ cl::opt<std::string> WriteBaselineFile(
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed at once "
                                      "(default: all cores)"),
-                       cl::init(0), cl::cat(Category));
+                       cl::init(0), cl::Prefix, cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Where phase 1 keeps its summaries (default: "
@@ -120,19 +121,36 @@ struct Unit {
   clang::tooling::CompileCommand Command;
   std::string File;
   ddp::AnalysisOptions Options;
+  /// The facts of other TUs its summary was made with.
   std::vector<FactRecord> Imports;
   TUSummary Summary;
+  /// The parsed TU, kept for later rounds while the memory budget allows.
+  std::unique_ptr<ParsedTU> Parsed;
 };
 
-/// How phase 1 went: TUs parsed, and TUs the cache answered.
-struct Phase1Counts {
-  std::atomic<unsigned> Parsed{0}, Cached{0};
+/// How phase 1 went: TUs parsed, TUs the cache answered, and how many parsed
+/// TUs are kept in memory.
+struct Phase1State {
+  std::atomic<unsigned> Parsed{0}, Cached{0}, Kept{0};
+  unsigned MaxKept = 0;
 };
+
+/// How many parsed TUs to keep between rounds: a LibTorch TU takes about
+/// 0.6 GB, so a quarter of the memory at 0.75 GB each, at most 64.
+unsigned keptTUBudget() {
+  std::ifstream MemInfo("/proc/meminfo");
+  std::string Key;
+  uint64_t KiB = 0;
+  while (MemInfo >> Key >> KiB)
+    if (Key == "MemTotal:")
+      return unsigned(std::min<uint64_t>(64, KiB / 4 / (768 * 1024)));
+  return 4;
+}
 
 /// Runs phase 1 on \p Which units, \p Workers at a time.
 void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
                const SummaryCache &Cache, unsigned Workers, bool Progress,
-               Phase1Counts &Counts) {
+               Phase1State &State) {
   std::atomic<size_t> Next{0}, Finished{0};
   std::mutex Print;
   auto Work = [&] {
@@ -141,13 +159,21 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
       std::string Key = analysisKey(U.Command, U.Options, U.Imports);
       if (std::optional<TUSummary> Cached = Cache.lookup(Key)) {
         U.Summary = std::move(*Cached);
-        ++Counts.Cached;
+        ++State.Cached;
       } else {
-        U.Summary = parseAndSummarize(U.Command, U.Options, U.Imports);
+        std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
+        if (!Parsed) {
+          Parsed = std::make_unique<ParsedTU>(ParsedTU::parse(U.Command));
+          ++State.Parsed;
+        }
+        U.Summary = Parsed->summarize(U.Options, U.Imports);
         U.Summary.MainFile = U.File;
         U.Summary.Key = Key;
-        ++Counts.Parsed;
         Cache.store(U.Summary);
+        if (Parsed->error().empty() && State.Kept++ < State.MaxKept)
+          U.Parsed = std::move(Parsed);
+        else if (Parsed->error().empty())
+          --State.Kept;
       }
       size_t Done = ++Finished;
       if (Progress) {
@@ -165,6 +191,61 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     T.join();
   if (Progress)
     llvm::errs() << "\r\033[K";
+}
+
+/// Phase 1 for every unit, then again for the units whose facts from other
+/// TUs changed, until they settle. Corrections of guesses about other TUs'
+/// functions go first: they can withdraw facts the guesses produced.
+void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
+               unsigned Workers, bool Progress, Phase1State &State) {
+  std::vector<size_t> Which(Units.size());
+  for (size_t I = 0; I < Units.size(); ++I)
+    Which[I] = I;
+  for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
+    summarize(Units, Which, Cache, Workers, Progress, State);
+    if (getenv("DDP_LINT_DEBUG"))
+      for (size_t I : Which) {
+        llvm::errs() << "round " << Round << ": " << Units[I].File;
+        for (const FactRecord &F : Units[I].Imports)
+          llvm::errs() << " " << F.id().substr(0, 24);
+        llvm::errs() << "\n";
+      }
+    std::vector<TUSummary> All;
+    for (const Unit &U : Units)
+      All.push_back(U.Summary);
+    std::vector<std::pair<size_t, std::vector<FactRecord>>> Changed;
+    bool AnyCorrection = false;
+    for (size_t I = 0; I < Units.size(); ++I) {
+      if (!Units[I].Summary.Error.empty())
+        continue;
+      std::vector<FactRecord> Wanted = importsFor(Units[I].Summary, All);
+      auto Ids = [](const std::vector<FactRecord> &Facts) {
+        std::vector<std::string> Out;
+        for (const FactRecord &F : Facts)
+          Out.push_back(F.id());
+        return Out;
+      };
+      if (Ids(Wanted) == Ids(Units[I].Imports))
+        continue;
+      bool Correction = llvm::any_of(Wanted, [&](const FactRecord &F) {
+        return F.Index == FactRecord::AnalysedElsewhere &&
+               !llvm::is_contained(Ids(Units[I].Imports), F.id());
+      });
+      AnyCorrection |= Correction;
+      Changed.push_back({Correction ? I : I + Units.size(), std::move(Wanted)});
+    }
+    Which.clear();
+    for (auto &[Key, Wanted] : Changed) {
+      bool Correction = Key < Units.size();
+      if (AnyCorrection && !Correction)
+        continue;
+      size_t I = Correction ? Key : Key - Units.size();
+      Units[I].Imports = std::move(Wanted);
+      Which.push_back(I);
+    }
+  }
+  for (Unit &U : Units)
+    U.Parsed.reset();
 }
 
 } // namespace
@@ -284,40 +365,9 @@ int main(int argc, const char **argv) {
   unsigned Workers =
       Jobs ? Jobs.getValue() : llvm::hardware_concurrency().compute_thread_count();
   bool Progress = llvm::sys::Process::StandardErrIsDisplayed();
-
-  // Phase 1, then again for the TUs that other TUs' facts concern, until
-  // nothing new crosses between TUs.
-  std::vector<size_t> Which(Units.size());
-  for (size_t I = 0; I < Units.size(); ++I)
-    Which[I] = I;
-  Phase1Counts Counts;
-  for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
-    summarize(Units, Which, Cache, Workers, Progress, Counts);
-    std::vector<TUSummary> All;
-    for (const Unit &U : Units)
-      All.push_back(U.Summary);
-    Which.clear();
-    for (size_t I = 0; I < Units.size(); ++I) {
-      if (!Units[I].Summary.Error.empty())
-        continue;
-      llvm::StringSet<> Have;
-      for (const FactRecord &F : Units[I].Imports)
-        Have.insert(F.id());
-      bool Grew = false;
-      for (const FactRecord &F : importsFor(Units[I].Summary, All))
-        if (Have.insert(F.id()).second) {
-          Units[I].Imports.push_back(F);
-          Grew = true;
-        }
-      if (Grew) {
-        llvm::sort(Units[I].Imports,
-                   [](const FactRecord &A, const FactRecord &B) {
-                     return A.id() < B.id();
-                   });
-        Which.push_back(I);
-      }
-    }
-  }
+  Phase1State State;
+  State.MaxKept = keptTUBudget();
+  runPhase1(Units, Cache, Workers, Progress, State);
   if (SummarizeOnly) {
     bool Failed = false;
     for (const Unit &U : Units)
@@ -331,8 +381,8 @@ int main(int argc, const char **argv) {
   Run R;
   R.SourceRoot = Root;
   R.TranslationUnits = Units.size();
-  R.Parsed = Counts.Parsed;
-  R.Cached = Counts.Cached;
+  R.Parsed = State.Parsed;
+  R.Cached = State.Cached;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {
     if (!U.Summary.Error.empty())

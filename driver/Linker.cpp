@@ -333,23 +333,46 @@ std::vector<Diagnostic> link(const std::vector<TUSummary> &TUs,
 
 std::vector<FactRecord> importsFor(const TUSummary &TU,
                                    const std::vector<TUSummary> &All) {
-  llvm::StringSet<> Defines, Calls;
+  llvm::StringSet<> Defines, Calls, Assumed;
   for (const std::string &K : TU.Defines)
     Defines.insert(K);
   for (const std::string &K : TU.Calls)
     Calls.insert(K);
+  for (const std::string &K : TU.AssumedReturns)
+    Assumed.insert(K);
   std::vector<FactRecord> Out;
   llvm::StringSet<> Ids;
+  auto Add = [&](const FactRecord &F) {
+    if (Ids.insert(F.id()).second)
+      Out.push_back(F);
+  };
   for (const TUSummary &Other : All) {
     if (&Other == &TU)
       continue;
-    for (const FactRecord &F : Other.Exports) {
-      bool Wanted = F.Index < 0 ? Calls.contains(F.Key) && !Defines.contains(F.Key)
-                                : Defines.contains(F.Key);
-      if (Wanted && Ids.insert(F.id()).second)
-        Out.push_back(F);
-    }
+    for (const FactRecord &F : Other.Exports)
+      if (F.Index >= 0 ? Defines.contains(F.Key)
+                       : Calls.contains(F.Key) && !Defines.contains(F.Key))
+        Add(F);
+    // A guess that a function of the other TU returns a rank-dependent
+    // value: its own analysis decides instead, for every function this TU
+    // calls there (one round of correction, not one per guess).
+    if (!Assumed.empty())
+      for (const std::string &K : Other.Defines)
+        if (Calls.contains(K) && !Defines.contains(K)) {
+          FactRecord F;
+          F.Key = K;
+          F.Index = FactRecord::AnalysedElsewhere;
+          Add(F);
+        }
   }
+  // Such corrections stay: they are true whatever the guesses.
+  for (llvm::StringRef Id : TU.Imports)
+    if (Id.consume_front("a:")) {
+      FactRecord F;
+      F.Key = Id.str();
+      F.Index = FactRecord::AnalysedElsewhere;
+      Add(F);
+    }
   llvm::sort(Out, [](const FactRecord &A, const FactRecord &B) {
     return A.id() < B.id();
   });

@@ -12,7 +12,11 @@ namespace json = llvm::json;
 namespace ddp::driver {
 
 std::string FactRecord::id() const {
-  return Index < 0 ? "r:" + Key : "p:" + Key + ":" + std::to_string(Index);
+  if (Index == ReturnsRank)
+    return "r:" + Key;
+  if (Index == AnalysedElsewhere)
+    return "a:" + Key;
+  return "p:" + Key + ":" + std::to_string(Index);
 }
 
 static json::Value toJSON(const Location &L) {
@@ -126,7 +130,8 @@ std::string toJSON(const TUSummary &S) {
                  {"exports", array(S.Exports)},
                  {"imports", array(S.Imports)},
                  {"defines", array(S.Defines)},
-                 {"calls", array(S.Calls)}};
+                 {"calls", array(S.Calls)},
+                 {"assumed_returns", array(S.AssumedReturns)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << json::Value(std::move(O));
@@ -157,6 +162,35 @@ bool fromJSON(const json::Value &V, Location &L, json::Path P) {
   return true;
 }
 
+/// Reads a non-negative index. (LLVM 19's JSON has no unsigned reader.)
+static bool mapIndex(json::ObjectMapper &M, json::Path P, llvm::StringLiteral Name,
+                     unsigned &Out, bool Optional = false) {
+  int64_t Value = 0;
+  if (!(Optional ? M.mapOptional(Name, Value) : M.map(Name, Value)))
+    return false;
+  if (Value < 0 || Value > int64_t(~0u)) {
+    P.field(Name).report("expected a non-negative index");
+    return false;
+  }
+  Out = unsigned(Value);
+  return true;
+}
+
+static bool mapIndices(json::ObjectMapper &M, json::Path P,
+                       llvm::StringLiteral Name, std::vector<unsigned> &Out) {
+  std::vector<int64_t> Values;
+  if (!M.mapOptional(Name, Values))
+    return false;
+  for (int64_t Value : Values) {
+    if (Value < 0 || Value > int64_t(~0u)) {
+      P.field(Name).report("expected non-negative indices");
+      return false;
+    }
+    Out.push_back(unsigned(Value));
+  }
+  return true;
+}
+
 bool fromJSON(const json::Value &V, Step &S, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && M.map("at", S.At) && M.map("message", S.Message);
@@ -166,7 +200,7 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Kind;
   if (!M || !M.map("kind", Kind) || !M.mapOptional("name", N.Name) ||
-      !M.mapOptional("at", N.At) || !M.mapOptional("kids", N.Kids))
+      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids))
     return false;
   static const std::pair<const char *, NodeRecord::Kind> Kinds[] = {
       {"empty", NodeRecord::Kind::Empty}, {"op", NodeRecord::Kind::Op},
@@ -185,12 +219,13 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
 bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && M.map("key", F.Key) && M.map("name", F.Name) &&
-         M.map("at", F.At) && M.map("summary", F.Summary);
+         M.map("at", F.At) && mapIndex(M, P, "summary", F.Summary);
 }
 
 bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {
   json::ObjectMapper M(V, P);
-  return M && M.map("successor", S.Successor) && M.map("summary", S.Summary);
+  return M && mapIndex(M, P, "successor", S.Successor) &&
+         mapIndex(M, P, "summary", S.Summary);
 }
 
 bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
@@ -226,7 +261,7 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Format;
   unsigned Version = 0;
-  if (!M || !M.map("format", Format) || !M.map("version", Version))
+  if (!M || !M.map("format", Format) || !mapIndex(M, P, "version", Version))
     return false;
   if (Format != SummaryFormat) {
     P.field("format").report("not a ddp-lint summary");
@@ -241,7 +276,8 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
         M.map("nodes", S.Nodes) && M.map("barriers", S.Barriers) &&
         M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
         M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
-        M.map("defines", S.Defines) && M.map("calls", S.Calls)))
+        M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
+        M.map("assumed_returns", S.AssumedReturns)))
     return false;
   // Node references must point into the table, and only backwards (the
   // writer emits children first), so that no cycle can be read.

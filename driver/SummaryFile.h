@@ -79,14 +79,18 @@ struct BranchRecord {
   std::string EarlyExitKind;
 };
 
-/// A rank-dependent value that crosses to another TU: an argument passed
-/// to parameter Index of Key, or (Index < 0) the value Key returns.
+/// A fact that crosses to another TU: a rank-dependent argument passed to
+/// parameter Index of Key (Index >= 0), a rank-dependent value Key returns
+/// (ReturnsRank), or that Key has a body the driver analysed, so that its
+/// result depends on the rank only by a ReturnsRank fact (AnalysedElsewhere).
 struct FactRecord {
+  static constexpr int ReturnsRank = -1;
+  static constexpr int AnalysedElsewhere = -2;
   std::string Key;
-  int Index = -1;
+  int Index = ReturnsRank;
   std::vector<Step> Why;
-  /// The key the driver uses to tell facts apart: "p:<usr>:<i>" or
-  /// "r:<usr>".
+  /// The key the driver uses to tell facts apart: "p:<usr>:<i>", "r:<usr>"
+  /// or "a:<usr>".
   std::string id() const;
 };
 
@@ -118,6 +122,9 @@ struct TUSummary {
   /// elsewhere.
   std::vector<std::string> Defines;
   std::vector<std::string> Calls;
+  /// Functions of other TUs this TU took to return a rank-dependent value
+  /// (they got a rank-dependent argument).
+  std::vector<std::string> AssumedReturns;
 };
 
 std::string toJSON(const TUSummary &S);

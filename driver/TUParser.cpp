@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -49,63 +50,15 @@ public:
   std::string First;
 };
 
-class SummaryConsumer : public ASTConsumer {
-public:
-  SummaryConsumer(CompilerInstance &CI, const AnalysisOptions &Opts,
-                  const std::vector<FactRecord> &Imports, TUSummary &Out)
-      : CI(CI), Opts(Opts), Imports(Imports), Out(Out) {}
-
-  void HandleTranslationUnit(ASTContext &AST) override {
-    if (CI.getDiagnostics().hasErrorOccurred())
-      return;
-    Out = summarizeTU(AST, Opts, Imports);
-    Out.Dependencies = dependenciesOf(AST.getSourceManager());
-  }
-
-private:
-  CompilerInstance &CI;
-  const AnalysisOptions &Opts;
-  const std::vector<FactRecord> &Imports;
-  TUSummary &Out;
-};
-
-class SummaryAction : public ASTFrontendAction {
-public:
-  SummaryAction(const AnalysisOptions &Opts,
-                const std::vector<FactRecord> &Imports, TUSummary &Out)
-      : Opts(Opts), Imports(Imports), Out(Out) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
-    return std::make_unique<SummaryConsumer>(CI, Opts, Imports, Out);
-  }
-
-private:
-  const AnalysisOptions &Opts;
-  const std::vector<FactRecord> &Imports;
-  TUSummary &Out;
-};
-
-class SummaryActionFactory : public tooling::FrontendActionFactory {
-public:
-  SummaryActionFactory(const AnalysisOptions &Opts,
-                       const std::vector<FactRecord> &Imports, TUSummary &Out)
-      : Opts(Opts), Imports(Imports), Out(Out) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<SummaryAction>(Opts, Imports, Out);
-  }
-
-private:
-  const AnalysisOptions &Opts;
-  const std::vector<FactRecord> &Imports;
-  TUSummary &Out;
-};
-
 } // namespace
 
-TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
-                            const AnalysisOptions &Opts,
-                            const std::vector<FactRecord> &Imports) {
-  TUSummary Out;
+ParsedTU::ParsedTU() = default;
+ParsedTU::ParsedTU(ParsedTU &&) = default;
+ParsedTU &ParsedTU::operator=(ParsedTU &&) = default;
+ParsedTU::~ParsedTU() = default;
+
+ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
+  ParsedTU Out;
   // A database that answers with exactly this command.
   class Single : public tooling::CompilationDatabase {
   public:
@@ -149,19 +102,33 @@ TUSummary parseAndSummarize(const tooling::CompileCommand &Command,
       "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  SummaryActionFactory Factory(Opts, Imports, Out);
-  int Status = Tool.run(&Factory);
-  Out.MainFile = Command.Filename;
-  if (Errors.Errors > 0 || Status != 0) {
-    TUSummary Failed;
-    Failed.MainFile = Command.Filename;
-    Failed.Error = Errors.First.empty() ? "the compiler could not run"
-                                        : Errors.First;
+  std::vector<std::unique_ptr<ASTUnit>> ASTs;
+  int Status = Tool.buildASTs(ASTs);
+  if (Errors.Errors > 0 || Status != 0 || ASTs.size() != 1 || !ASTs[0]) {
+    Out.Error = Errors.First.empty() ? "the compiler could not run"
+                                     : Errors.First;
     if (Errors.Errors > 1)
-      Failed.Error += fmt::format(" (and {} more error{})", Errors.Errors - 1,
-                                  Errors.Errors > 2 ? "s" : "");
+      Out.Error += fmt::format(" (and {} more error{})", Errors.Errors - 1,
+                               Errors.Errors > 2 ? "s" : "");
+    return Out;
+  }
+  Out.AST = std::move(ASTs[0]);
+  // The unit keeps its diagnostics engine, whose client is Errors: detach.
+  Out.AST->getDiagnostics().setClient(new DiagnosticConsumer(),
+                                      /*ShouldOwnClient=*/true);
+  Out.Dependencies = dependenciesOf(Out.AST->getSourceManager());
+  return Out;
+}
+
+TUSummary ParsedTU::summarize(const AnalysisOptions &Opts,
+                              const std::vector<FactRecord> &Imports) const {
+  if (!AST) {
+    TUSummary Failed;
+    Failed.Error = Error;
     return Failed;
   }
+  TUSummary Out = summarizeTU(AST->getASTContext(), Opts, Imports);
+  Out.Dependencies = Dependencies;
   return Out;
 }
 

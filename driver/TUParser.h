@@ -6,15 +6,37 @@
 #include "SummaryFile.h"
 #include "core/AnalysisOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <memory>
+
+namespace clang {
+class ASTUnit;
+}
 
 namespace ddp::driver {
 
-/// Parses \p Command's file and runs phase 1 on it. A TU that does not
-/// parse gets a summary with Error set ("a.cpp:3:5: unknown type name 'x'
-/// (and 2 more errors)") and nothing else.
-TUSummary parseAndSummarize(const clang::tooling::CompileCommand &Command,
-                            const AnalysisOptions &Opts,
-                            const std::vector<FactRecord> &Imports);
+/// A parsed TU. Kept between the rounds of phase 1 where memory allows, so
+/// that analysing it again with facts from other TUs does not parse it
+/// again.
+class ParsedTU {
+public:
+  /// Parses \p Command's file. On failure, error() says why ("a.cpp:3:5:
+  /// unknown type name 'x' (and 2 more errors)").
+  static ParsedTU parse(const clang::tooling::CompileCommand &Command);
+  ParsedTU(ParsedTU &&);
+  ParsedTU &operator=(ParsedTU &&);
+  ~ParsedTU();
+
+  const std::string &error() const { return Error; }
+  /// Phase 1 on the parsed TU, with the facts \p Imports from other TUs.
+  TUSummary summarize(const AnalysisOptions &Opts,
+                      const std::vector<FactRecord> &Imports) const;
+
+private:
+  ParsedTU();
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::vector<Dependency> Dependencies;
+  std::string Error;
+};
 
 } // namespace ddp::driver
 

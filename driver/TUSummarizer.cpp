@@ -141,8 +141,12 @@ public:
     if (It == ByKey.end())
       return true;
     for (const FactRecord *F : It->second) {
+      if (F->Index == FactRecord::AnalysedElsewhere) {
+        Ctx.Facts.setAnalysedElsewhere(FD->getCanonicalDecl());
+        continue;
+      }
       const Origin *Why = origin(*F);
-      if (F->Index < 0)
+      if (F->Index == FactRecord::ReturnsRank)
         Ctx.Facts.addReturn(FD->getCanonicalDecl(), Why);
       else if (FD->doesThisDeclarationHaveABody() &&
                unsigned(F->Index) < FD->getNumParams())
@@ -272,6 +276,12 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
   llvm::sort(Out.Exports, [](const FactRecord &A, const FactRecord &B) {
     return A.id() < B.id();
   });
+  for (const FunctionDecl *FD : Ctx.Facts.assumedReturns()) {
+    std::string Key = usrOf(FD);
+    if (!Key.empty())
+      Out.AssumedReturns.push_back(Key);
+  }
+  llvm::sort(Out.AssumedReturns);
   for (const auto &Entry : Rec.Calls)
     Out.Calls.push_back(Entry.getKey().str());
   llvm::sort(Out.Calls);

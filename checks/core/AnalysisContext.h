@@ -64,6 +64,22 @@ public:
   allReturns() const {
     return Returns;
   }
+  /// A function whose body is in another TU was taken to return a
+  /// rank-dependent value because it got a rank-dependent argument. The
+  /// driver checks the guess against the callee's own analysis.
+  void assumeReturn(const clang::FunctionDecl *FD) { AssumedReturns.insert(FD); }
+  const llvm::DenseSet<const clang::FunctionDecl *> &assumedReturns() const {
+    return AssumedReturns;
+  }
+  /// The driver analysed \p FD in another TU: its result depends on the
+  /// rank only if a fact says so (as for a function analysed here).
+  void setAnalysedElsewhere(const clang::FunctionDecl *FD) {
+    if (AnalysedElsewhere.insert(FD).second)
+      ++Generation;
+  }
+  bool analysedElsewhere(const clang::FunctionDecl *FD) const {
+    return AnalysedElsewhere.contains(FD);
+  }
   /// Changes whenever a fact is added.
   unsigned generation() const { return Generation; }
 
@@ -73,6 +89,8 @@ private:
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
                  const Origin *>
       ExternalParams;
+  llvm::DenseSet<const clang::FunctionDecl *> AssumedReturns;
+  llvm::DenseSet<const clang::FunctionDecl *> AnalysedElsewhere;
   unsigned Generation = 0;
 };
 

@@ -365,7 +365,10 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     // A function whose body is analysed returns a rank-dependent value only
     // if its analysis says so (rank-dependent arguments reach its parameters
     // as facts): `meanLoss(pg, local)` returns an allreduced, uniform value.
-    if (Ctx.isAnalysable(FD) && !FD->getReturnType()->isVoidType())
+    // So does one the whole-program driver analysed in another TU.
+    if ((Ctx.isAnalysable(FD) ||
+         Ctx.Facts.analysedElsewhere(FD->getCanonicalDecl())) &&
+        !FD->getReturnType()->isVoidType())
       return nullptr;
   }
   const Origin *O = nullptr;
@@ -376,6 +379,9 @@ const Origin *Evaluator::call(const CallExpr *Call) {
       break;
     O = eval(Arg);
   }
+  // The driver checks this guess against the callee's own analysis.
+  if (O && FD && Ctx.isExternalUserFunction(FD))
+    Ctx.Facts.assumeReturn(FD->getCanonicalDecl());
   // localBatches(rank) depends on the rank but is not the rank: facts such
   // as rank >= 0 do not carry over. Conversions (atoi, stoi) keep it.
   if (O && O->ExactRank && !isConversion(FD))
