@@ -41,8 +41,10 @@ public:
     for (unsigned I = 0; I < TUs.size(); ++I) {
       for (const std::string &Name : TUs[I].Barriers)
         SC.markBarrier(SC.name(Name));
-      for (const FunctionRecord &F : TUs[I].Functions)
+      for (const FunctionRecord &F : TUs[I].Functions) {
         Functions.try_emplace(F.Key, FunctionRef{I, &F});
+        Local.try_emplace(localKey(I, F.Key), FunctionRef{I, &F});
+      }
     }
   }
 
@@ -53,8 +55,8 @@ public:
       Done.clear();
       Memo.clear();
       llvm::StringMap<const SummaryNode *> ThisRound;
-      for (const auto &Entry : Functions)
-        ThisRound[Entry.getKey()] = resolve(Entry.getKey());
+      for (const auto &Entry : Local)
+        ThisRound[Entry.getKey()] = resolve(Entry.second);
       bool Same = ThisRound.size() == Previous.size() &&
                   llvm::all_of(ThisRound, [&](const auto &E) {
                     return Previous.lookup(E.getKey()) == E.getValue();
@@ -90,22 +92,42 @@ private:
     return fmt::format("{}:{}:{}", L.File, L.Line, L.Column);
   }
 
-  const SummaryNode *resolve(llvm::StringRef Key) {
-    auto Fn = Functions.find(Key);
-    if (Fn == Functions.end())
+  static std::string localKey(unsigned TU, llvm::StringRef Key) {
+    return std::to_string(TU) + ":" + Key.str();
+  }
+
+  /// The body \p Key names, seen from TU \p From: its own definition if it
+  /// has one (a compile database can hold several programs, each with its
+  /// own `main` and helpers of the same name), else the first TU's.
+  const FunctionRef *lookup(unsigned From, llvm::StringRef Key) const {
+    auto Own = Local.find(localKey(From, Key));
+    if (Own != Local.end())
+      return &Own->second;
+    auto Any = Functions.find(Key);
+    return Any == Functions.end() ? nullptr : &Any->second;
+  }
+
+  const SummaryNode *resolve(unsigned From, llvm::StringRef Key) {
+    const FunctionRef *Fn = lookup(From, Key);
+    if (!Fn)
       return SC.empty(); // No body anywhere: a library, or unresolved.
-    auto It = Done.find(Key);
+    return resolve(*Fn);
+  }
+
+  const SummaryNode *resolve(const FunctionRef &Fn) {
+    std::string Id = localKey(Fn.TU, Fn.Record->Key);
+    auto It = Done.find(Id);
     if (It != Done.end())
       return It->second;
     if (Final)
-      return Previous.lookup(Key);
-    if (!InProgress.insert(Key).second) {
-      const SummaryNode *Prev = Previous.lookup(Key);
+      return Previous.lookup(Id);
+    if (!InProgress.insert(Id).second) {
+      const SummaryNode *Prev = Previous.lookup(Id);
       return Prev ? Prev : SC.empty();
     }
-    const SummaryNode *N = erase(Fn->second.TU, Fn->second.Record->Summary);
-    InProgress.erase(Key);
-    Done[Key] = N;
+    const SummaryNode *N = erase(Fn.TU, Fn.Record->Summary);
+    InProgress.erase(Id);
+    Done[Id] = N;
     return N;
   }
 
@@ -136,7 +158,7 @@ private:
       N = SC.choice(Kids);
       break;
     case NodeRecord::Kind::Call:
-      N = resolve(R.Name);
+      N = resolve(T, R.Name);
       break;
     }
     Memo[{T, Node}] = N;
@@ -156,15 +178,13 @@ private:
         flatten(T, Kid, Via, Origin, Depth, Out);
       return;
     case NodeRecord::Kind::Call: {
-      const SummaryNode *E = resolve(R.Name);
+      const SummaryNode *E = resolve(T, R.Name);
       if (E->isInert())
         return;
-      auto Fn = Functions.find(R.Name);
-      if (Depth < MaxRenderDepth &&
-          llvm::count(Via, Fn->second.Record->Name) == 0) {
-        Via.push_back(Fn->second.Record->Name);
-        flatten(Fn->second.TU, Fn->second.Record->Summary, Via, Here,
-                Depth + 1, Out);
+      const FunctionRef *Fn = lookup(T, R.Name);
+      if (Depth < MaxRenderDepth && llvm::count(Via, Fn->Record->Name) == 0) {
+        Via.push_back(Fn->Record->Name);
+        flatten(Fn->TU, Fn->Record->Summary, Via, Here, Depth + 1, Out);
         Via.pop_back();
         return;
       }
@@ -203,9 +223,8 @@ private:
     }
     case NodeRecord::Kind::Call: {
       // A call not expanded: recursion, or too deep.
-      auto Fn = Functions.find(R.Name);
-      std::string Name =
-          Fn == Functions.end() ? R.Name : Fn->second.Record->Name;
+      const FunctionRef *Fn = lookup(I.TU, R.Name);
+      std::string Name = Fn ? Fn->Record->Name : R.Name;
       if (!WithLocations)
         return Name + " again";
       return fmt::format("{} again ({}{})", Name, Show(R.At), Via);
@@ -314,7 +333,8 @@ private:
   const std::vector<TUSummary> &TUs;
   const LocationPrinter &Show;
   SummaryContext SC;
-  llvm::StringMap<FunctionRef> Functions;
+  /// Bodies by USR (the first TU's), and by TU and USR.
+  llvm::StringMap<FunctionRef> Functions, Local;
   llvm::StringMap<const SummaryNode *> Done, Previous;
   llvm::StringSet<> InProgress;
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;
