@@ -285,6 +285,27 @@ def run_program(args, executable):
     return report
 
 
+def lint_all(args, db_dir, programs):
+    """Runs ddp-lint once over every program. Returns, per source file, the
+    rules of its findings, or raises on an analyzer failure."""
+    command = [args.ddp_lint, "-p", db_dir, "--no-cache", "--format=json",
+               "-j%d" % args.analyzer_jobs] + [p[2] for p in programs]
+    proc = subprocess.run(command, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True,
+                          stdin=subprocess.DEVNULL,
+                          timeout=args.analyzer_timeout * len(programs))
+    if proc.returncode not in (0, 1):
+        raise RuntimeError("ddp-lint exit %d: %s" % (
+            proc.returncode, (proc.stderr.strip().splitlines() or [""])[0]))
+    report = json.loads(proc.stdout)
+    rules = {os.path.realpath(p[2]): [] for p in programs}
+    for finding in report["findings"]:
+        path = os.path.realpath(os.path.join(os.getcwd(),
+                                             finding["location"]["file"]))
+        rules.setdefault(path, []).append(finding["rule"])
+    return rules
+
+
 def verdict_of(analysis):
     if analysis["error"]:
         return "analyzer error"
@@ -292,14 +313,15 @@ def verdict_of(analysis):
         "no finding"
 
 
-def judge(pattern, variant, analysis, report):
-    """Returns 'agree', 'known limitation' or 'DISAGREE' and a note."""
+def judge(pattern, variant, analysis, report, lint=None):
+    """Returns 'agree', 'known limitation' or 'DISAGREE' and a note. \p lint
+    is the list of ddp-lint's rules that fired on the file (None: not run)."""
     clean = report["outcome"] == "clean"
     if analysis["error"]:
         return "DISAGREE", "the analyzer failed: " + analysis["error"]
     known = KNOWN_LIMITATIONS.get((pattern, variant))
     if known:
-        if not analysis["checks"] and not clean:
+        if not analysis["checks"] and not clean and not lint:
             return "known limitation", known
         return "DISAGREE", ("declared a known limitation (%s) but the "
                             "analyzer reported %s and the run was %s; "
@@ -310,12 +332,16 @@ def judge(pattern, variant, analysis, report):
         problems = []
         if expected not in analysis["checks"]:
             problems.append("expected %s to fire" % expected)
+        if lint is not None and not lint:
+            problems.append("expected a ddp-lint finding")
         if clean:
             problems.append("expected the run not to end cleanly")
     else:
         problems = []
         if analysis["checks"]:
             problems.append("expected no finding")
+        if lint:
+            problems.append("expected no ddp-lint finding")
         if not clean:
             problems.append("expected a clean run")
     if problems:
@@ -344,6 +370,8 @@ def main(argv):
                         help="the clang-tidy to load the plugin into")
     parser.add_argument("--plugin", required=True,
                         help="libDdpLintPlugin.so")
+    parser.add_argument("--ddp-lint", help="also run the whole-program "
+                        "driver over every example, once")
     parser.add_argument("--cxx", help="C++ compiler (default: the clang++ "
                         "next to clang-tidy)")
     parser.add_argument("--cmake", default="cmake")
@@ -424,17 +452,29 @@ def main(argv):
         for future in futures:
             future.result()
     run_all("fixed")
+    lint = None
+    if args.ddp_lint:
+        started = time.monotonic()
+        lint = lint_all(args, db_dir, programs)
+        log("ddp-lint analysed %d programs in %.1fs" %
+            (len(programs), time.monotonic() - started))
 
     rows = []
-    for pattern, variant, _ in programs:
+    for pattern, variant, source in programs:
         analysis = analyses[(pattern, variant)]
         report = reports[(pattern, variant)]
-        result, note = judge(pattern, variant, analysis, report)
+        rules = None if lint is None else lint.get(
+            os.path.realpath(source), [])
+        result, note = judge(pattern, variant, analysis, report, rules)
         runtime = describe_run(report)
         if "launcher_error" in report:
             runtime += " [launcher: %s]" % report["launcher_error"]
+        verdict = verdict_of(analysis)
+        if rules is not None:
+            verdict += "; ddp-lint: " + (", ".join(sorted(set(rules))) or
+                                         "no finding")
         rows.append({"pattern": pattern, "variant": variant,
-                     "verdict": verdict_of(analysis), "runtime": runtime,
+                     "verdict": verdict, "runtime": runtime,
                      "result": result, "note": note, "analysis": analysis})
 
     lines = ["Examples: analyzer verdict (clang-tidy -checks='-*,ddp-*') vs. "
