@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # From a fresh clone: installs the dependencies, builds ddp-lint, and runs the
-# ddp checks on the example programs in examples/ (both through the plugin in
-# clang-tidy-22 and through ddp-clang-tidy). Buggy programs get findings;
-# fixed ones stay silent.
+# ddp checks on the example programs in examples/ (through the plugin in
+# clang-tidy-22), then the whole-program driver ddp-lint over all of them.
+# Buggy programs get findings; fixed ones stay silent.
 #
 # usage: scripts/demo.sh
 set -euo pipefail
@@ -31,4 +31,13 @@ for source in "$root"/examples/*/*.cpp; do
     *) echo "--- $rel: $verdict (UNEXPECTED)"; status=1 ;;
   esac
 done
+
+# The whole-program driver over every example at once.
+echo "=== ddp-lint -p build/llvm-22/examples"
+rc=0
+(cd "$root" && "$build/bin/ddp-lint" -p "$build/examples") || rc=$?
+if [[ $rc -ne 1 ]]; then
+  echo "--- ddp-lint: exit $rc (UNEXPECTED: the buggy examples have findings)"
+  status=1
+fi
 exit $status
