@@ -71,7 +71,7 @@ cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed at once "
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Where phase 1 keeps its summaries (default: "
-             "<build dir>/.ddp-lint-cache, or .ddp-lint-cache)"),
+             "<build dir>/.ddp-lint-cache with -p, else .ddp-lint-cache)"),
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Parse every TU again"),
                       cl::cat(Category));
@@ -337,8 +337,8 @@ int main(int argc, const char **argv) {
   if (!NoCache) {
     if (!CacheDir.empty())
       CachePath = absolute(CacheDir);
-    else if (!Units.empty() && !Units.front().Command.Directory.empty())
-      CachePath = Units.front().Command.Directory + "/.ddp-lint-cache";
+    else if (!BuildPath.empty() && llvm::sys::fs::is_directory(BuildPath))
+      CachePath = absolute(BuildPath) + "/.ddp-lint-cache";
     else
       CachePath = absolute(".ddp-lint-cache");
   }
