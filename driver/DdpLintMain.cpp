@@ -27,6 +27,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <fmt/format.h>
 #include <mutex>
@@ -73,6 +74,9 @@ cl::opt<std::string> CacheDir(
     cl::desc("Where phase 1 keeps its summaries (default: "
              "<build dir>/.ddp-lint-cache with -p, else .ddp-lint-cache)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Print each TU's parse and analysis time"),
+                      cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Parse every TU again"),
                       cl::cat(Category));
 cl::opt<bool> SummarizeOnly(
@@ -162,11 +166,24 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
         ++State.Cached;
       } else {
         std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
+        auto Start = std::chrono::steady_clock::now();
         if (!Parsed) {
           Parsed = std::make_unique<ParsedTU>(ParsedTU::parse(U.Command));
           ++State.Parsed;
         }
+        auto Parsed_ = std::chrono::steady_clock::now();
         U.Summary = Parsed->summarize(U.Options, U.Imports);
+        if (Verbose) {
+          std::lock_guard<std::mutex> Lock(Print);
+          llvm::errs() << fmt::format(
+              "ddp-lint: {}: parse {:.2f} s, analysis {:.3f} s, {} facts "
+              "from other TUs\n",
+              U.File, std::chrono::duration<double>(Parsed_ - Start).count(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            Parsed_)
+                  .count(),
+              U.Imports.size());
+        }
         U.Summary.MainFile = U.File;
         U.Summary.Key = Key;
         Cache.store(U.Summary);
@@ -203,13 +220,6 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
     Which[I] = I;
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
     summarize(Units, Which, Cache, Workers, Progress, State);
-    if (getenv("DDP_LINT_DEBUG"))
-      for (size_t I : Which) {
-        llvm::errs() << "round " << Round << ": " << Units[I].File;
-        for (const FactRecord &F : Units[I].Imports)
-          llvm::errs() << " " << F.id().substr(0, 24);
-        llvm::errs() << "\n";
-      }
     std::vector<TUSummary> All;
     for (const Unit &U : Units)
       All.push_back(U.Summary);

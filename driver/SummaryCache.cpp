@@ -38,7 +38,7 @@ std::string analysisKey(const clang::tooling::CompileCommand &Command,
   return hashText(Text);
 }
 
-std::vector<Dependency> dependenciesOf(const clang::SourceManager &SM) {
+std::vector<Dependency> dependenciesOf(clang::SourceManager &SM) {
   std::vector<Dependency> Deps;
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
     clang::FileEntryRef File = It->first;
@@ -50,8 +50,11 @@ std::vector<Dependency> dependenciesOf(const clang::SourceManager &SM) {
       continue;
     D.Size = Status.getSize();
     D.MTime = Status.getLastModificationTime().time_since_epoch().count();
-    if (auto Buffer = llvm::MemoryBuffer::getFile(D.Path))
-      D.Hash = hashText((*Buffer)->getBuffer());
+    // The parse has the content in memory already.
+    if (auto Buffer = SM.getMemoryBufferForFileOrNone(File))
+      D.Hash = hashText(Buffer->getBuffer());
+    else if (auto Read = llvm::MemoryBuffer::getFile(D.Path))
+      D.Hash = hashText((*Read)->getBuffer());
     Deps.push_back(std::move(D));
   }
   llvm::sort(Deps, [](const Dependency &A, const Dependency &B) {

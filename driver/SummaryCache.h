@@ -28,7 +28,7 @@ std::string analysisKey(const clang::tooling::CompileCommand &Command,
                         const std::vector<FactRecord> &Imports);
 
 /// Every file the TU read, with what identifies its content.
-std::vector<Dependency> dependenciesOf(const clang::SourceManager &SM);
+std::vector<Dependency> dependenciesOf(clang::SourceManager &SM);
 
 class SummaryCache {
 public:

@@ -134,9 +134,16 @@ public:
   }
   bool shouldVisitTemplateInstantiations() const { return true; }
 
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (Ctx.isLibraryDecl(FD))
+  /// Library code (LibTorch's headers, the standard library) holds no
+  /// function of the user's: skip it wholesale.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
+        Ctx.isLibraryDecl(D))
       return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
     auto It = ByKey.find(usrOf(FD));
     if (It == ByKey.end())
       return true;
