@@ -25,6 +25,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include <atomic>
 #include <chrono>
@@ -295,6 +296,11 @@ int main(int argc, const char **argv) {
       if (!Database)
         return fail("'" + Json + "' is not a valid compile database: " +
                     llvm::StringRef(Error).trim().split('\n').first);
+      // As clang-tidy reads it: response files expanded, and files the
+      // database does not list (headers) get the command of a similar one.
+      Database = clang::tooling::inferMissingCompileCommands(
+          clang::tooling::expandResponseFiles(std::move(Database),
+                                              llvm::vfs::getRealFileSystem()));
     } else if (!SourcePaths.empty()) {
       Database = clang::tooling::CompilationDatabase::autoDetectFromSource(
           SourcePaths.front(), Error);
