@@ -2,6 +2,7 @@
 
 #include "DdpTidyModule.h"
 #include "CollectiveInRankBranchCheck.h"
+#include "P2pDeadlockCheck.h"
 #include "RankGatedBarrierCheck.h"
 #include "llvm/Support/Registry.h"
 
@@ -10,6 +11,7 @@ namespace clang::tidy::ddp {
 void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
   CheckFactories.registerCheck<CollectiveInRankBranchCheck>(
       "ddp-collective-in-rank-branch");
+  CheckFactories.registerCheck<P2pDeadlockCheck>("ddp-p2p-deadlock");
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
 }
 

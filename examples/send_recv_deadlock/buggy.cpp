@@ -7,9 +7,8 @@
 // both block in recv() waiting for a send that the partner only makes after
 // its own recv() has completed: a deadlock.
 //
-// ddp-lint does not model the matching of point-to-point operations (send,
-// recv, isend, irecv, ...), so it does not report this program: a known
-// limitation, see examples/README.md.
+// ddp-p2p-deadlock reports the receive that every rank waits in before its
+// send.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-// Both checks on an MPI program written against the real Open MPI header
+// The ddp checks on an MPI program written against the real Open MPI header
 // (Debian libopenmpi-dev).
 // REQUIRES: mpi
 // RUN: %check_ddp_tidy %s 'ddp-*' %t -- -- -std=c++17 %mpi_flags
@@ -75,6 +75,29 @@ void iterate(std::vector<double> &x) {
     if (rank < size)
       MPI_Barrier(MPI_COMM_WORLD);
   }
+}
+
+// Halo exchange where both neighbours receive first.
+void haloExchange(std::vector<double> &halo, std::vector<double> &edge) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int partner = rank ^ 1;
+  if (partner < size) {
+    MPI_Recv(halo.data(), 4, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    MPI_Send(edge.data(), 4, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-5]]:5: warning: every rank waits in 'MPI_Recv' before its 'MPI_Send': if the ranks that exchange here all run this code, none reaches its 'MPI_Send' and they deadlock [ddp-p2p-deadlock]
+
+// Silent: the same exchange as one call.
+void haloSendrecv(std::vector<double> &halo, std::vector<double> &edge) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int partner = rank ^ 1;
+  MPI_Sendrecv(edge.data(), 4, MPI_DOUBLE, partner, 0, halo.data(), 4,
+               MPI_DOUBLE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 // Silent: rank 0 prints after a barrier every rank reaches.

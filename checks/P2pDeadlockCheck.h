@@ -1,0 +1,34 @@
+//===--- P2pDeadlockCheck.h - ddp-p2p-deadlock ----------------------------===//
+
+#ifndef DDP_CHECKS_P2PDEADLOCKCHECK_H
+#define DDP_CHECKS_P2PDEADLOCKCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "core/AnalysisContext.h"
+#include "core/AnalysisOptions.h"
+#include <optional>
+
+namespace clang::tidy::ddp {
+
+/// Finds point-to-point exchanges in which every rank waits in a receive
+/// before it sends: `pg->recv(in, partner, tag)->wait(); pg->send(out,
+/// partner, tag)->wait();` run by both partners deadlocks.
+///
+/// For the user-facing documentation see:
+/// docs/checks/p2p-deadlock.rst
+class P2pDeadlockCheck : public ClangTidyCheck {
+public:
+  P2pDeadlockCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  ::ddp::AnalysisOptions Analysis;
+  /// The catalogue and context of the TU being checked.
+  std::optional<::ddp::AnalysisContext> Context;
+};
+
+} // namespace clang::tidy::ddp
+
+#endif // DDP_CHECKS_P2PDEADLOCKCHECK_H
