@@ -4,6 +4,7 @@
 #include "CollectiveInRankBranchCheck.h"
 #include "P2pDeadlockCheck.h"
 #include "RankGatedBarrierCheck.h"
+#include "RendezvousConfigCheck.h"
 #include "llvm/Support/Registry.h"
 
 namespace clang::tidy::ddp {
@@ -13,6 +14,7 @@ void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
       "ddp-collective-in-rank-branch");
   CheckFactories.registerCheck<P2pDeadlockCheck>("ddp-p2p-deadlock");
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
+  CheckFactories.registerCheck<RendezvousConfigCheck>("ddp-rendezvous-config");
 }
 
 void registerDdpModule() {

@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
@@ -111,6 +112,40 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
 
 FunctionAnalysis::~FunctionAnalysis() = default;
 
+const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
+  if (!Cfg || !S)
+    return nullptr;
+  if (!Parents) {
+    Parents = std::make_unique<ParentMap>(FD->getBody());
+    for (const CFGBlock *B : *Cfg)
+      for (const CFGElement &Elem : *B)
+        if (auto St = Elem.getAs<CFGStmt>())
+          StmtBlocks.try_emplace(St->getStmt(), B);
+  }
+  // A statement the CFG does not list runs with its closest listed parent.
+  for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
+    if (const CFGBlock *B = StmtBlocks.lookup(S))
+      return B;
+    S = Parents->getParent(S);
+  }
+  return nullptr;
+}
+
+const Origin *FunctionAnalysis::divergenceOf(const Expr *E) {
+  const CFGBlock *B = blockOf(E);
+  return B ? Uniformity->divergenceAt(B, E) : nullptr;
+}
+
+const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
+  const CFGBlock *B = blockOf(S);
+  if (!B)
+    return nullptr;
+  auto It = Control.find(B);
+  if (It == Control.end() || It->second.empty())
+    return nullptr;
+  return It->second.front().Why;
+}
+
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
   auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
   if (!Node || !Node->getIDom())
@@ -150,7 +185,7 @@ void FunctionAnalysis::computeUniformity() {
     return;
   // Values assigned under a rank-dependent branch are divergent after it; the
   // branches depend on the values. Alternate until both settle.
-  ControlDivergence Control;
+  Control.clear();
   for (unsigned Round = 0; Round < 6; ++Round) {
     Uniformity->run(Control);
     ControlDivergence Next;

@@ -22,6 +22,7 @@
 
 namespace clang {
 class CFG;
+class ParentMap;
 class CFGBlock;
 class CallExpr;
 class FunctionDecl;
@@ -70,6 +71,14 @@ public:
 
   /// Phase 1: rank uniformity. Run again whenever the TU's facts grow.
   void computeUniformity();
+
+  /// After phase 1: why \p E (an expression of this function) depends on the
+  /// rank, or null.
+  const Origin *divergenceOf(const clang::Expr *E);
+  /// After phase 1: why the rank-dependent branch that decides whether \p S
+  /// runs depends on the rank, or null if every rank that enters the function
+  /// runs it.
+  const Origin *controllingBranch(const clang::Stmt *S);
 
   /// Phase 2: the calls that issue collectives, and the function's summary.
   void computeSites();
@@ -135,6 +144,12 @@ private:
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
   std::unique_ptr<RankUniformity> Uniformity;
+  /// Blocks under rank-dependent branches (from phase 1).
+  ControlDivergence Control;
+  /// Statement to block, built on the first query.
+  std::unique_ptr<clang::ParentMap> Parents;
+  llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> StmtBlocks;
+  const clang::CFGBlock *blockOf(const clang::Stmt *S);
   /// Position of each block in reverse post-order, by block ID.
   std::vector<unsigned> Order;
   /// Sites per block, by block ID, in evaluation order.

@@ -136,6 +136,19 @@ TranslationUnitAnalysis::analysisOf(const FunctionDecl *Callee) {
   return FA && FA->isValid() ? FA : nullptr;
 }
 
+const Origin *TranslationUnitAnalysis::divergenceOf(const FunctionDecl *FD,
+                                                    const Expr *E) {
+  FunctionAnalysis *FA = get(FD);
+  return FA && FA->isValid() ? FA->divergenceOf(E) : nullptr;
+}
+
+const Origin *
+TranslationUnitAnalysis::controllingBranch(const FunctionDecl *FD,
+                                           const Stmt *S) {
+  FunctionAnalysis *FA = get(FD);
+  return FA && FA->isValid() ? FA->controllingBranch(S) : nullptr;
+}
+
 const SummaryNode *
 TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
   FunctionAnalysis *FA = get(Callee);

@@ -55,6 +55,12 @@ public:
   }
   /// The analysis of \p FD if it has one.
   FunctionAnalysis *analysis(const clang::FunctionDecl *FD) { return get(FD); }
+  /// After run(): why \p E, in the body of \p FD, depends on the rank.
+  const Origin *divergenceOf(const clang::FunctionDecl *FD, const clang::Expr *E);
+  /// After run(): why the branch that decides whether \p S, in the body of
+  /// \p FD, runs depends on the rank; null if it runs on every rank.
+  const Origin *controllingBranch(const clang::FunctionDecl *FD,
+                                  const clang::Stmt *S);
 
   const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
   const FunctionAnalysis *
