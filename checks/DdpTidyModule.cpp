@@ -2,6 +2,7 @@
 
 #include "DdpTidyModule.h"
 #include "CollectiveInRankBranchCheck.h"
+#include "DebugSettingsCheck.h"
 #include "P2pDeadlockCheck.h"
 #include "RankGatedBarrierCheck.h"
 #include "RendezvousConfigCheck.h"
@@ -12,6 +13,7 @@ namespace clang::tidy::ddp {
 void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
   CheckFactories.registerCheck<CollectiveInRankBranchCheck>(
       "ddp-collective-in-rank-branch");
+  CheckFactories.registerCheck<DebugSettingsCheck>("ddp-debug-settings");
   CheckFactories.registerCheck<P2pDeadlockCheck>("ddp-p2p-deadlock");
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
   CheckFactories.registerCheck<RendezvousConfigCheck>("ddp-rendezvous-config");

@@ -5,6 +5,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -49,9 +50,36 @@ const CXXRecordDecl *madeClass(const CallExpr *Call) {
 std::optional<std::string> literal(const Expr *E) {
   if (!E)
     return std::nullopt;
-  if (const auto *S = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()))
+  if (const auto *S = dyn_cast<StringLiteral>(E->IgnoreParenCasts()))
     return S->getString().str();
   return std::nullopt;
+}
+
+/// std::ratio<N, D> as N / D.
+std::optional<double> ratioOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "ratio")
+    return std::nullopt;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() < 2 || Args[0].getKind() != TemplateArgument::Integral ||
+      Args[1].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  double N = double(Args[0].getAsIntegral().getSExtValue());
+  double D = double(Args[1].getAsIntegral().getSExtValue());
+  return D == 0 ? std::nullopt : std::optional<double>(N / D);
+}
+
+/// The period of a std::chrono::duration type, in seconds.
+std::optional<double> periodOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "duration")
+    return std::nullopt;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() < 2 || Args[1].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  return ratioOf(Args[1].getAsType());
 }
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -143,8 +171,7 @@ public:
             llvm::StringRef(Method->getParent()->getQualifiedNameAsString())
                 .starts_with("c10d::") &&
             !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
-            Call->getArg(0)->getType().getAsString().find("duration") !=
-                std::string::npos)
+            periodOf(Call->getArg(0)->getType().getCanonicalType()))
           Out.Timeouts.push_back(
               {Call->getArg(0), Functions.back(),
                Method->getParent()->getQualifiedNameAsString()});
@@ -225,31 +252,15 @@ private:
   llvm::DenseMap<std::pair<const Decl *, llvm::StringRef>, const Expr *> Fields;
 };
 
-/// std::ratio<N, D> as N / D.
-std::optional<double> ratioOf(QualType T) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T->getAsCXXRecordDecl());
-  if (!Spec || Spec->getName() != "ratio")
+/// A constant integer count, as a number.
+std::optional<double> countOf(const Expr *E, ASTContext &AST) {
+  if (!E || E->isValueDependent() || E->isTypeDependent() ||
+      !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (Args.size() < 2 || Args[0].getKind() != TemplateArgument::Integral ||
-      Args[1].getKind() != TemplateArgument::Integral)
+  Expr::EvalResult Count;
+  if (!E->EvaluateAsInt(Count, AST))
     return std::nullopt;
-  double N = double(Args[0].getAsIntegral().getSExtValue());
-  double D = double(Args[1].getAsIntegral().getSExtValue());
-  return D == 0 ? std::nullopt : std::optional<double>(N / D);
-}
-
-/// The period of a std::chrono::duration type, in seconds.
-std::optional<double> periodOf(QualType T) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!Spec || Spec->getName() != "duration")
-    return std::nullopt;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (Args.size() < 2 || Args[1].getKind() != TemplateArgument::Type)
-    return std::nullopt;
-  return ratioOf(Args[1].getAsType());
+  return double(Count.Val.getInt().getSExtValue());
 }
 
 } // namespace
@@ -280,10 +291,38 @@ std::optional<double> durationSeconds(const Expr *E, ASTContext &AST) {
     // 5000ms, 5s.
     if (const auto *UDL = dyn_cast<UserDefinedLiteral>(E)) {
       std::optional<double> Period = periodOf(UDL->getType());
-      Expr::EvalResult Count;
-      const Expr *Cooked = UDL->getCookedLiteral();
-      if (Period && Cooked && Cooked->EvaluateAsInt(Count, AST))
-        return double(Count.Val.getInt().getSExtValue()) * *Period;
+      if (!Period)
+        return std::nullopt;
+      std::optional<double> Count;
+      switch (UDL->getLiteralOperatorKind()) {
+      case UserDefinedLiteral::LOK_Integer:
+        Count = countOf(UDL->getCookedLiteral(), AST);
+        break;
+      case UserDefinedLiteral::LOK_Template:
+      case UserDefinedLiteral::LOK_Raw: {
+        // libstdc++'s chrono literals are literal operator templates: read
+        // the digits as written ("30s", "1'000ms").
+        llvm::StringRef Text = Lexer::getSourceText(
+            CharSourceRange::getTokenRange(UDL->getSourceRange()),
+            AST.getSourceManager(), AST.getLangOpts());
+        std::string Digits;
+        for (char C : Text) {
+          if (C == '\'')
+            continue;
+          if (!isdigit(static_cast<unsigned char>(C)))
+            break;
+          Digits += C;
+        }
+        unsigned long long Value;
+        if (!Digits.empty() && !llvm::StringRef(Digits).getAsInteger(10, Value))
+          Count = double(Value);
+        break;
+      }
+      default:
+        break;
+      }
+      if (Count)
+        return *Count * *Period;
       return std::nullopt;
     }
     const auto *Construct = dyn_cast<CXXConstructExpr>(E);
@@ -298,10 +337,10 @@ std::optional<double> durationSeconds(const Expr *E, ASTContext &AST) {
       E = Arg;
       continue;
     }
-    Expr::EvalResult Count;
-    if (!Arg->EvaluateAsInt(Count, AST))
+    std::optional<double> Count = countOf(Arg, AST);
+    if (!Count)
       return std::nullopt;
-    return double(Count.Val.getInt().getSExtValue()) * *Period;
+    return *Count * *Period;
   }
   return std::nullopt;
 }
