@@ -229,10 +229,21 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
     SomeServer = true;
     if (oneRankTest(IsServer, TU, C.Function, AST))
       continue;
+    // More than one rank: `rank != 0`, or `rank % 2 == 0` (a class of
+    // ranks). `rank == 0` on a rank known only by its name is trusted.
     const auto *BO = dyn_cast<BinaryOperator>(stripped(IsServer));
+    auto ClassOfRanks = [&](const BinaryOperator *Cmp) {
+      const Expr *Side = Cmp->getRHS()->isIntegerConstantExpr(AST)
+                             ? Cmp->getLHS()
+                             : Cmp->getRHS();
+      const auto *Arith = dyn_cast<BinaryOperator>(stripped(Side));
+      return Arith && (Arith->getOpcode() == BO_Rem ||
+                       Arith->getOpcode() == BO_Div ||
+                       Arith->getOpcode() == BO_And ||
+                       Arith->getOpcode() == BO_Shr);
+    };
     if (BO && (BO->getOpcode() == BO_NE ||
-               (BO->getOpcode() == BO_EQ && !oneRankTest(IsServer, TU,
-                                                          C.Function, AST)))) {
+               (BO->getOpcode() == BO_EQ && ClassOfRanks(BO)))) {
       diag(IsServer->getBeginLoc(),
            "'isServer' is true on more than one rank: each of them starts a "
            "TCPStore server on the same port; host the store on one rank "

@@ -1,6 +1,7 @@
 // Mock of the parts of LibTorch's c10d API that ddp-lint's tests use. The
 // real headers (Debian libtorch-dev) are exercised by test/checks/real-*.cpp.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ struct BarrierOptions {};
 
 class ProcessGroup {
 public:
+  struct Options {
+    std::chrono::milliseconds timeout;
+  };
   virtual ~ProcessGroup();
   int getRank() const;
   int getSize() const;
