@@ -3,6 +3,7 @@
 #include "RankDivergenceCheckBase.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "core/CollectiveCatalogue.h"
 #include "core/TranslationUnitAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include <fmt/format.h>
@@ -66,10 +67,15 @@ void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
     for (const ::ddp::Finding &F : TU.findings())
       if (!F.IsBarrier)
         CollectiveSites.insert(F.Site);
+  // Communicators created by some ranks only are rendezvous problems:
+  // ddp-rendezvous-config reports them when it is enabled.
+  bool Rendezvous = TidyContext->isCheckEnabled("ddp-rendezvous-config");
   for (const ::ddp::Finding &F : TU.findings()) {
     if (!owns(F))
       continue;
     if (F.IsBarrier && CollectiveSites.contains(F.Site))
+      continue;
+    if (Rendezvous && ::ddp::createsCommunicator(F.Op))
       continue;
     report(F, *Result.Context);
   }

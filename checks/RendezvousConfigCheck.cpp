@@ -332,7 +332,30 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
         << E.Name;
   }
 
-  // 5. Creating a process group is collective: every rank must.
+  // 5. Creating a process group or a communicator is collective: every rank
+  // must. Communicators come from the catalogue's collectives, through the
+  // analysis the other checks use (helpers, early exits, loops).
+  for (const ::ddp::Finding &F : TU.findings()) {
+    if (!::ddp::createsCommunicator(F.Op))
+      continue;
+    SourceLocation Loc = F.Site->getExprLoc();
+    if (F.Via.empty())
+      diag(Loc, "only ranks where '%0'%select{ is false|}1 create the "
+                "communicator with '%2': creating one is a collective that "
+                "every rank of the parent communicator must enter, so the "
+                "others wait at their next collective")
+          << F.ConditionText << F.SiteOnTrueSide << F.Op;
+    else
+      diag(Loc, "only ranks where '%0'%select{ is false|}1 create the "
+                "communicator with '%2' (in '%3'): creating one is a "
+                "collective that every rank of the parent communicator must "
+                "enter, so the others wait at their next collective")
+          << F.ConditionText << F.SiteOnTrueSide << F.Op << F.Via;
+    if (F.Condition)
+      diag(F.Condition->getBeginLoc(), "this condition depends on the rank",
+           DiagnosticIDs::Note);
+    NoteWhy(F.Why);
+  }
   for (const SetupCall &C : Setup.Calls) {
     if (C.K != SetupCall::Kind::Group)
       continue;

@@ -40,6 +40,17 @@ enum class CallRole : unsigned char {
 };
 
 /// True for the roles that every rank must execute together.
+/// True for a collective that creates a communicator (ncclCommInitRank,
+/// MPI_Comm_split, ...): executed by some ranks only, it is a rendezvous
+/// that never completes. \p Op is the catalogue's display name.
+inline bool createsCommunicator(llvm::StringRef Op) {
+  return Op.starts_with("ncclCommInit") || Op == "ncclCommSplit" ||
+         Op.starts_with("MPI_Comm_split") || Op == "MPI_Comm_dup" ||
+         Op.starts_with("MPI_Comm_create") || Op == "MPI_Intercomm_create" ||
+         Op == "MPI_Cart_create" || Op == "MPI_Graph_create" ||
+         Op.starts_with("MPI_Dist_graph_create");
+}
+
 inline bool isCollectiveRole(CallRole Role) {
   return Role == CallRole::Collective || Role == CallRole::Barrier;
 }
