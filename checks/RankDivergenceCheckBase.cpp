@@ -1,6 +1,7 @@
 //===--- RankDivergenceCheckBase.cpp - Shared by the rank-divergence checks===//
 
 #include "RankDivergenceCheckBase.h"
+#include "AnalysisOptionsIO.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "core/CollectiveCatalogue.h"
@@ -15,40 +16,13 @@ namespace clang::tidy::ddp {
 RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
                                                  ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), TidyContext(Context) {
-  ::ddp::AnalysisOptions Defaults;
   // Both checks read the same settings: set once as global options
   // (CheckOptions: {Collectives: 'MyComm::sync'}), or per check.
-  Analysis.Collectives = Options.getLocalOrGlobal("Collectives", "").str();
-  Analysis.Barriers = Options.getLocalOrGlobal("Barriers", "").str();
-  Analysis.PointToPoint = Options.getLocalOrGlobal("PointToPoint", "").str();
-  Analysis.RankSources = Options.getLocalOrGlobal("RankSources", "").str();
-  Analysis.UniformSources =
-      Options.getLocalOrGlobal("UniformSources", "").str();
-  Analysis.RankEnvVars =
-      Options.getLocalOrGlobal("RankEnvVars", Defaults.RankEnvVars).str();
-  Analysis.RankLocalData =
-      Options.getLocalOrGlobal("RankLocalData", Defaults.RankLocalData);
-  Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
-      "RankNameHeuristic", Defaults.RankNameHeuristic);
-  Analysis.RankNamePattern =
-      Options.getLocalOrGlobal("RankNamePattern", Defaults.RankNamePattern)
-          .str();
-  Analysis.LibraryNamespaces =
-      Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
-          .str();
+  Analysis = readAnalysisOptions(Options);
 }
 
 void RankDivergenceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "Collectives", Analysis.Collectives);
-  Options.store(Opts, "Barriers", Analysis.Barriers);
-  Options.store(Opts, "PointToPoint", Analysis.PointToPoint);
-  Options.store(Opts, "RankSources", Analysis.RankSources);
-  Options.store(Opts, "UniformSources", Analysis.UniformSources);
-  Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
-  Options.store(Opts, "RankLocalData", Analysis.RankLocalData);
-  Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
-  Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
-  Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
+  storeAnalysisOptions(Options, Opts, Analysis);
 }
 
 void RankDivergenceCheckBase::registerMatchers(MatchFinder *Finder) {

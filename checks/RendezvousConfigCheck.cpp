@@ -1,6 +1,7 @@
 //===--- RendezvousConfigCheck.cpp - ddp-rendezvous-config ----------------===//
 
 #include "RendezvousConfigCheck.h"
+#include "AnalysisOptionsIO.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -32,33 +33,13 @@ RendezvousConfigCheck::RendezvousConfigCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       AgentStore(Options.get("AgentStore", false)),
       KnownEnvVars(Options.get("KnownEnvVars", "").str()) {
-  ::ddp::AnalysisOptions Defaults;
-  Analysis.RankSources = Options.getLocalOrGlobal("RankSources", "").str();
-  Analysis.UniformSources =
-      Options.getLocalOrGlobal("UniformSources", "").str();
-  Analysis.RankEnvVars =
-      Options.getLocalOrGlobal("RankEnvVars", Defaults.RankEnvVars).str();
-  Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
-      "RankNameHeuristic", Defaults.RankNameHeuristic);
-  Analysis.RankNamePattern =
-      Options.getLocalOrGlobal("RankNamePattern", Defaults.RankNamePattern)
-          .str();
-  Analysis.LibraryNamespaces =
-      Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
-          .str();
-  // Only the rank matters here, not values computed from local tensors.
-  Analysis.RankLocalData = false;
+  Analysis = readAnalysisOptions(Options);
 }
 
 void RendezvousConfigCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AgentStore", AgentStore);
   Options.store(Opts, "KnownEnvVars", KnownEnvVars);
-  Options.store(Opts, "RankSources", Analysis.RankSources);
-  Options.store(Opts, "UniformSources", Analysis.UniformSources);
-  Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
-  Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
-  Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
-  Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
+  storeAnalysisOptions(Options, Opts, Analysis);
 }
 
 void RendezvousConfigCheck::registerMatchers(MatchFinder *Finder) {
@@ -173,7 +154,10 @@ bool oneRankTest(const Expr *E, ::ddp::TranslationUnitAnalysis &TU,
 
 void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &AST = *Result.Context;
-  ::ddp::TranslationUnitAnalysis TU(AST, Analysis);
+  // Only the rank matters here, not values computed from local tensors.
+  ::ddp::AnalysisOptions RankOnly = Analysis;
+  RankOnly.RankLocalData = false;
+  ::ddp::TranslationUnitAnalysis TU(AST, RankOnly);
   TU.run();
   ::ddp::AnalysisContext &Ctx = TU.context();
   ::ddp::ProcessGroupSetup Setup = ::ddp::collectProcessGroupSetup(Ctx);

@@ -4,7 +4,7 @@
 #include "core/TranslationUnitAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseMap.h"
@@ -125,22 +125,12 @@ private:
 
 /// Seeds the facts other TUs found: rank-dependent arguments passed to this
 /// TU's functions, and rank-dependent values returned by other TUs'.
-class ImportSeeder : public RecursiveASTVisitor<ImportSeeder> {
+class ImportSeeder : public UserCodeVisitor<ImportSeeder> {
 public:
   ImportSeeder(AnalysisContext &Ctx, const std::vector<FactRecord> &Imports)
-      : Ctx(Ctx) {
+      : UserCodeVisitor(Ctx), Ctx(Ctx) {
     for (const FactRecord &F : Imports)
       ByKey[F.Key].push_back(&F);
-  }
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  /// Library code (LibTorch's headers, the standard library) holds no
-  /// function of the user's: skip it wholesale.
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
-        Ctx.isLibraryDecl(D))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {

@@ -4,7 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -82,24 +82,17 @@ std::optional<double> periodOf(QualType T) {
   return ratioOf(Args[1].getAsType());
 }
 
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public UserCodeVisitor<Collector> {
 public:
   Collector(AnalysisContext &Ctx, ProcessGroupSetup &Out)
-      : Ctx(Ctx), Out(Out) {}
+      : UserCodeVisitor(Ctx), Out(Out) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBodies() const { return true; }
-
+  /// Keeps track of the function each call is in.
   bool TraverseDecl(Decl *D) {
-    if (!D)
-      return true;
-    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
-        Ctx.isLibraryDecl(D))
-      return true;
-    const auto *FD = dyn_cast<FunctionDecl>(D);
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (FD && FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
       Functions.push_back(FD);
-    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    bool Result = UserCodeVisitor::TraverseDecl(D);
     if (FD && !Functions.empty() && Functions.back() == FD)
       Functions.pop_back();
     return Result;
@@ -107,7 +100,7 @@ public:
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
     Functions.push_back(L->getCallOperator());
-    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    bool Result = UserCodeVisitor::TraverseLambdaExpr(L);
     Functions.pop_back();
     return Result;
   }
@@ -246,7 +239,6 @@ private:
     Out.Env.push_back({Call, Functions.back(), *Name, Sets, std::move(Value)});
   }
 
-  AnalysisContext &Ctx;
   ProcessGroupSetup &Out;
   std::vector<const FunctionDecl *> Functions;
   llvm::DenseMap<std::pair<const Decl *, llvm::StringRef>, const Expr *> Fields;

@@ -4,7 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -22,24 +22,13 @@ bool mentionsReducer(QualType T) {
 
 /// Collects the user's function definitions, skipping library namespaces and
 /// system headers wholesale, and notes what arms gradient synchronisation.
-class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+class FunctionCollector : public UserCodeVisitor<FunctionCollector> {
 public:
   FunctionCollector(AnalysisContext &Ctx,
                     std::vector<const FunctionDecl *> &Functions,
                     std::vector<const FunctionDecl *> &Hooks, bool &Reducer)
-      : Ctx(Ctx), Functions(Functions), Hooks(Hooks), Reducer(Reducer) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBodies() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (!D)
-      return true;
-    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
-        Ctx.isLibraryDecl(D))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
+      : UserCodeVisitor(Ctx), Ctx(Ctx), Functions(Functions), Hooks(Hooks),
+        Reducer(Reducer) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody() && Ctx.isAnalysable(FD) &&

@@ -1,0 +1,46 @@
+//===--- AnalysisOptionsIO.cpp - The analysis core's options --------------===//
+
+#include "AnalysisOptionsIO.h"
+
+namespace clang::tidy::ddp {
+
+::ddp::AnalysisOptions
+readAnalysisOptions(const ClangTidyCheck::OptionsView &Options) {
+  ::ddp::AnalysisOptions Defaults, Analysis;
+  Analysis.Collectives = Options.getLocalOrGlobal("Collectives", "").str();
+  Analysis.Barriers = Options.getLocalOrGlobal("Barriers", "").str();
+  Analysis.PointToPoint = Options.getLocalOrGlobal("PointToPoint", "").str();
+  Analysis.RankSources = Options.getLocalOrGlobal("RankSources", "").str();
+  Analysis.UniformSources =
+      Options.getLocalOrGlobal("UniformSources", "").str();
+  Analysis.RankEnvVars =
+      Options.getLocalOrGlobal("RankEnvVars", Defaults.RankEnvVars).str();
+  Analysis.RankLocalData =
+      Options.getLocalOrGlobal("RankLocalData", Defaults.RankLocalData);
+  Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
+      "RankNameHeuristic", Defaults.RankNameHeuristic);
+  Analysis.RankNamePattern =
+      Options.getLocalOrGlobal("RankNamePattern", Defaults.RankNamePattern)
+          .str();
+  Analysis.LibraryNamespaces =
+      Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
+          .str();
+  return Analysis;
+}
+
+void storeAnalysisOptions(const ClangTidyCheck::OptionsView &Options,
+                          ClangTidyOptions::OptionMap &Opts,
+                          const ::ddp::AnalysisOptions &Analysis) {
+  Options.store(Opts, "Collectives", Analysis.Collectives);
+  Options.store(Opts, "Barriers", Analysis.Barriers);
+  Options.store(Opts, "PointToPoint", Analysis.PointToPoint);
+  Options.store(Opts, "RankSources", Analysis.RankSources);
+  Options.store(Opts, "UniformSources", Analysis.UniformSources);
+  Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
+  Options.store(Opts, "RankLocalData", Analysis.RankLocalData);
+  Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
+  Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
+  Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
+}
+
+} // namespace clang::tidy::ddp

@@ -1,0 +1,36 @@
+//===--- UserCodeVisitor.h - Walk the user's code, not the libraries' -----===//
+
+#ifndef DDP_CORE_USERCODEVISITOR_H
+#define DDP_CORE_USERCODEVISITOR_H
+
+#include "core/AnalysisContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace ddp {
+
+/// A RecursiveASTVisitor that skips library namespaces and system headers
+/// wholesale (LibTorch's and the standard library's thousands of
+/// declarations hold nothing of the user's), and visits template
+/// instantiations and lambda bodies.
+template <typename Derived>
+class UserCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
+public:
+  explicit UserCodeVisitor(const AnalysisContext &Ctx) : Libraries(Ctx) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseDecl(clang::Decl *D) {
+    if (D && !clang::isa<clang::TranslationUnitDecl, clang::LinkageSpecDecl>(D) &&
+        Libraries.isLibraryDecl(D))
+      return true;
+    return clang::RecursiveASTVisitor<Derived>::TraverseDecl(D);
+  }
+
+private:
+  const AnalysisContext &Libraries;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_USERCODEVISITOR_H
