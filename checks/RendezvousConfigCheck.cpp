@@ -2,13 +2,13 @@
 
 #include "RendezvousConfigCheck.h"
 #include "AnalysisOptionsIO.h"
+#include "core/OptionList.h"
+#include "core/ProcessGroupSetup.h"
+#include "core/TranslationUnitAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "core/OptionList.h"
-#include "core/ProcessGroupSetup.h"
-#include "core/TranslationUnitAnalysis.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang::ast_matchers;
@@ -100,8 +100,8 @@ std::string sourceOf(const Expr *E, ASTContext &AST, unsigned Depth = 0) {
               dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts()))
         return "env:" + S->getString().str();
     // Conversions keep the source: stoi(getenv("WORLD_SIZE")).
-    if ((Name == "stoi" || Name == "atoi" || Name == "stol" ||
-         Name == "atol" || Name == "strtol") &&
+    if ((Name == "stoi" || Name == "atoi" || Name == "stol" || Name == "atol" ||
+         Name == "strtol") &&
         Call->getNumArgs() >= 1)
       return sourceOf(Call->getArg(0), AST, Depth + 1);
     if (Name == "getSize" || Name == "size")
@@ -153,26 +153,35 @@ bool oneRankTest(const Expr *E, ::ddp::TranslationUnitAnalysis &TU,
 } // namespace
 
 void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
-  ASTContext &AST = *Result.Context;
   // Only the rank matters here, not values computed from local tensors.
   ::ddp::AnalysisOptions RankOnly = Analysis;
   RankOnly.RankLocalData = false;
-  ::ddp::TranslationUnitAnalysis TU(AST, RankOnly);
+  ::ddp::TranslationUnitAnalysis TU(*Result.Context, RankOnly);
   TU.run();
+  ::ddp::ProcessGroupSetup Setup =
+      ::ddp::collectProcessGroupSetup(TU.context());
+  checkServers(TU, Setup);
+  checkWorldSizes(TU, Setup);
+  checkStoreAddresses(TU, Setup);
+  checkEnvironment(Setup);
+  checkCreations(TU, Setup);
+}
+
+void RendezvousConfigCheck::noteWhy(const ::ddp::Origin *Why) {
+  llvm::DenseSet<const ::ddp::Origin *> Seen;
+  for (unsigned Shown = 0; Why && Shown < 4 && Seen.insert(Why).second;
+       Why = Why->Cause)
+    if (Why->Loc.isValid()) {
+      diag(Why->Loc, "%0", DiagnosticIDs::Note) << Why->Message;
+      ++Shown;
+    }
+}
+
+// Exactly one rank hosts each TCPStore.
+void RendezvousConfigCheck::checkServers(
+    ::ddp::TranslationUnitAnalysis &TU, const ::ddp::ProcessGroupSetup &Setup) {
   ::ddp::AnalysisContext &Ctx = TU.context();
-  ::ddp::ProcessGroupSetup Setup = ::ddp::collectProcessGroupSetup(Ctx);
-
-  auto NoteWhy = [&](const ::ddp::Origin *Why) {
-    llvm::DenseSet<const ::ddp::Origin *> Seen;
-    for (unsigned Shown = 0; Why && Shown < 4 && Seen.insert(Why).second;
-         Why = Why->Cause)
-      if (Why->Loc.isValid()) {
-        diag(Why->Loc, "%0", DiagnosticIDs::Note) << Why->Message;
-        ++Shown;
-      }
-  };
-
-  // 1. Exactly one rank hosts each TCPStore.
+  ASTContext &AST = Ctx.AST;
   bool AgentStoreRead = AgentStore;
   for (const ::ddp::EnvAccess &E : Setup.Env)
     AgentStoreRead |= E.Name == "TORCHELASTIC_USE_AGENT_STORE";
@@ -181,7 +190,7 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
   for (const SetupCall &C : Setup.Calls) {
     if (C.K != SetupCall::Kind::Store)
       continue;
-    const Expr *IsServer = C.FromOptions ? C.OptionIsServer
+    const Expr *IsServer = C.FromOptions        ? C.OptionIsServer
                            : C.Args.size() >= 4 ? C.Args[3]
                                                 : nullptr;
     const ::ddp::Origin *Gated = TU.controllingBranch(C.Function, C.Site);
@@ -221,10 +230,9 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
                              ? Cmp->getLHS()
                              : Cmp->getRHS();
       const auto *Arith = dyn_cast<BinaryOperator>(stripped(Side));
-      return Arith && (Arith->getOpcode() == BO_Rem ||
-                       Arith->getOpcode() == BO_Div ||
-                       Arith->getOpcode() == BO_And ||
-                       Arith->getOpcode() == BO_Shr);
+      return Arith &&
+             (Arith->getOpcode() == BO_Rem || Arith->getOpcode() == BO_Div ||
+              Arith->getOpcode() == BO_And || Arith->getOpcode() == BO_Shr);
     };
     if (BO && (BO->getOpcode() == BO_NE ||
                (BO->getOpcode() == BO_EQ && ClassOfRanks(BO)))) {
@@ -232,7 +240,7 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
            "'isServer' is true on more than one rank: each of them starts a "
            "TCPStore server on the same port; host the store on one rank "
            "only ('rank == 0')");
-      NoteWhy(Why);
+      noteWhy(Why);
     }
   }
   if (!SomeServer && !AgentStoreRead)
@@ -242,15 +250,20 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
            "rank): every rank waits as a client until 'The client socket has "
            "timed out'; pass 'isServer' = 'rank == 0', or set AgentStore if "
            "torchrun's agent hosts the store");
+}
 
-  // 2. The store and the process group agree on the world size.
+// The store and the process group agree on the world size.
+void RendezvousConfigCheck::checkWorldSizes(
+    ::ddp::TranslationUnitAnalysis &TU, const ::ddp::ProcessGroupSetup &Setup) {
+  ::ddp::AnalysisContext &Ctx = TU.context();
+  ASTContext &AST = Ctx.AST;
   for (const SetupCall &Group : Setup.Calls) {
     if (Group.K != SetupCall::Kind::Group || Group.Args.size() < 3)
       continue;
     for (const SetupCall &Store : Setup.Calls) {
       if (Store.K != SetupCall::Kind::Store || Store.Function != Group.Function)
         continue;
-      const Expr *Workers = Store.FromOptions ? Store.OptionNumWorkers
+      const Expr *Workers = Store.FromOptions        ? Store.OptionNumWorkers
                             : Store.Args.size() >= 3 ? Store.Args[2]
                                                      : nullptr;
       if (!Workers)
@@ -267,13 +280,17 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
            DiagnosticIDs::Note);
     }
   }
+}
 
-  // 3. The store's address and port are the same on every rank.
+// The store's address and port are the same on every rank.
+void RendezvousConfigCheck::checkStoreAddresses(
+    ::ddp::TranslationUnitAnalysis &TU, const ::ddp::ProcessGroupSetup &Setup) {
+  ::ddp::AnalysisContext &Ctx = TU.context();
   for (const SetupCall &C : Setup.Calls) {
     if (C.K != SetupCall::Kind::Store)
       continue;
     const Expr *Where[2] = {C.Args.empty() ? nullptr : C.Args[0],
-                            C.FromOptions ? C.OptionPort
+                            C.FromOptions        ? C.OptionPort
                             : C.Args.size() >= 2 ? C.Args[1]
                                                  : nullptr};
     for (unsigned I = 0; I < 2; ++I) {
@@ -287,11 +304,14 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
            "ranks look for the store in different places and never meet; "
            "read MASTER_ADDR and MASTER_PORT on every rank")
           << I << Ctx.text(Where[I]);
-      NoteWhy(Why);
+      noteWhy(Why);
     }
   }
+}
 
-  // 4. Environment variables no launcher sets.
+// Environment variables no launcher sets.
+void RendezvousConfigCheck::checkEnvironment(
+    const ::ddp::ProcessGroupSetup &Setup) {
   llvm::StringSet<> Known;
   for (llvm::StringRef Name : ::ddp::splitList(LauncherEnvVars))
     Known.insert(Name);
@@ -315,10 +335,14 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
          "to KnownEnvVars if your launcher sets it")
         << E.Name;
   }
+}
 
-  // 5. Creating a process group or a communicator is collective: every rank
-  // must. Communicators come from the catalogue's collectives, through the
-  // analysis the other checks use (helpers, early exits, loops).
+// Creating a process group or a communicator is collective: every rank
+// must.
+void RendezvousConfigCheck::checkCreations(
+    ::ddp::TranslationUnitAnalysis &TU, const ::ddp::ProcessGroupSetup &Setup) {
+  ::ddp::AnalysisContext &Ctx = TU.context();
+  ASTContext &AST = Ctx.AST;
   for (const ::ddp::Finding &F : TU.findings()) {
     if (!::ddp::createsCommunicator(F.Op))
       continue;
@@ -338,7 +362,7 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
     if (F.Condition)
       diag(F.Condition->getBeginLoc(), "this condition depends on the rank",
            DiagnosticIDs::Note);
-    NoteWhy(F.Why);
+    noteWhy(F.Why);
   }
   for (const SetupCall &C : Setup.Calls) {
     if (C.K != SetupCall::Kind::Group)
@@ -358,8 +382,8 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
       if (const auto *If = dyn_cast<IfStmt>(Parent))
         Other = If->getThen() == Child ? If->getElse() : If->getThen();
       else if (const auto *CO = dyn_cast<ConditionalOperator>(Parent))
-        Other = CO->getTrueExpr() == Child ? CO->getFalseExpr()
-                                           : CO->getTrueExpr();
+        Other =
+            CO->getTrueExpr() == Child ? CO->getFalseExpr() : CO->getTrueExpr();
       if (Other)
         for (const SetupCall &D : Setup.Calls)
           if (&D != &C && D.K == SetupCall::Kind::Group &&
@@ -377,7 +401,7 @@ void RendezvousConfigCheck::check(const MatchFinder::MatchResult &Result) {
          "collective that every rank of the job must enter, so the others "
          "wait at their next collective; create it on every rank")
         << C.Class;
-    NoteWhy(Why);
+    noteWhy(Why);
   }
 }
 

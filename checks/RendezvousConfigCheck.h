@@ -6,6 +6,12 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "core/AnalysisOptions.h"
 
+namespace ddp {
+class TranslationUnitAnalysis;
+struct ProcessGroupSetup;
+struct Origin;
+} // namespace ddp
+
 namespace clang::tidy::ddp {
 
 /// Finds process-group set-up on which the ranks cannot rendezvous: a
@@ -24,6 +30,18 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  void checkServers(::ddp::TranslationUnitAnalysis &TU,
+                    const ::ddp::ProcessGroupSetup &Setup);
+  void checkWorldSizes(::ddp::TranslationUnitAnalysis &TU,
+                       const ::ddp::ProcessGroupSetup &Setup);
+  void checkStoreAddresses(::ddp::TranslationUnitAnalysis &TU,
+                           const ::ddp::ProcessGroupSetup &Setup);
+  void checkEnvironment(const ::ddp::ProcessGroupSetup &Setup);
+  void checkCreations(::ddp::TranslationUnitAnalysis &TU,
+                      const ::ddp::ProcessGroupSetup &Setup);
+  /// Notes for the chain of \p Why, back to the rank's source.
+  void noteWhy(const ::ddp::Origin *Why);
+
   ::ddp::AnalysisOptions Analysis;
   /// The programs run under torchrun with its agent store: every rank is a
   /// client, the agent hosts the store.
