@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "core/PointToPointOrder.h"
+#include "core/UserCodeVisitor.h"
 #include <optional>
 
 using namespace clang::ast_matchers;
@@ -28,12 +29,24 @@ void P2pDeadlockCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void P2pDeadlockCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(), hasBody(compoundStmt()),
-                   unless(isExpansionInSystemHeader()))
-          .bind("fn"),
-      this);
+  // The check walks the user's functions itself (library code skipped
+  // wholesale); one match per TU.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
+
+namespace {
+/// The user's function definitions, lambdas' included.
+class FunctionFinder : public ::ddp::UserCodeVisitor<FunctionFinder> {
+public:
+  using UserCodeVisitor::UserCodeVisitor;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
+      Functions.push_back(FD);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Functions;
+};
+} // namespace
 
 static SourceLocation callLoc(const CallExpr *Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
@@ -42,18 +55,17 @@ static SourceLocation callLoc(const CallExpr *Call) {
 }
 
 void P2pDeadlockCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isDependentContext())
-    return;
-  // One catalogue per TU, built on first use.
-  if (!Context || &Context->AST != Result.Context) {
-    Context.reset();
-    Context.emplace(*Result.Context, Analysis);
-  }
-  if (Context->isLibraryDecl(FD))
-    return;
+  ::ddp::AnalysisContext Context(*Result.Context, Analysis);
+  FunctionFinder Finder(Context);
+  Finder.TraverseDecl(Result.Context->getTranslationUnitDecl());
+  for (const FunctionDecl *FD : Finder.Functions)
+    report(FD, Context);
+}
+
+void P2pDeadlockCheck::report(const FunctionDecl *FD,
+                              ::ddp::AnalysisContext &Context) {
   for (const ::ddp::ReceiveFirst &Pair :
-       ::ddp::findReceiveFirst(FD, *Context)) {
+       ::ddp::findReceiveFirst(FD, Context)) {
     diag(callLoc(Pair.Recv),
          "every rank waits in '%0' before its '%1': if the ranks that "
          "exchange here all run this code, none reaches its '%1' and they "

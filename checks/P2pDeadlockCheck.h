@@ -6,7 +6,6 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "core/AnalysisContext.h"
 #include "core/AnalysisOptions.h"
-#include <optional>
 
 namespace clang::tidy::ddp {
 
@@ -24,9 +23,8 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  void report(const FunctionDecl *FD, ::ddp::AnalysisContext &Context);
   ::ddp::AnalysisOptions Analysis;
-  /// The catalogue and context of the TU being checked.
-  std::optional<::ddp::AnalysisContext> Context;
 };
 
 } // namespace clang::tidy::ddp
