@@ -4,6 +4,7 @@
 #define DDP_DRIVER_DIAGNOSTIC_H
 
 #include "SummaryFile.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,18 @@ struct Diagnostic {
   /// Why the condition depends on the rank, back to the source.
   std::vector<Note> Why;
   std::vector<SideText> Sides;
-  /// Further notes: early exits, the collectives of the sides.
+  /// Where the ranks on one side leave early, if they do.
+  std::optional<Note> EarlyExit;
+  /// The collectives of the sides.
   std::vector<Note> Related;
+  /// Every location worth showing beside the finding: the collectives of
+  /// the sides, then the early exit.
+  std::vector<Note> related() const {
+    std::vector<Note> All = Related;
+    if (EarlyExit)
+      All.push_back(*EarlyExit);
+    return All;
+  }
   /// Identifies the finding across edits that move lines: hashes what it
   /// says (rule, file, function, condition, sides) but no line numbers.
   std::string Fingerprint;

@@ -316,10 +316,10 @@ private:
                            D.Sides.back().Label)});
     }
     if (B.EarlyExit.valid())
-      D.Related.push_back(
-          {B.EarlyExit, fmt::format("ranks leave here ({}) and never reach "
-                                    "'{}'",
-                                    B.EarlyExitKind, Op)});
+      D.EarlyExit = Note{B.EarlyExit,
+                         fmt::format("ranks leave here ({}) and never reach "
+                                     "'{}'",
+                                     B.EarlyExitKind, Op)};
     // The file's name, not its path: a baseline made in one checkout holds
     // in another.
     llvm::StringRef File = llvm::StringRef(B.Condition.File).rsplit('/').second;

@@ -77,9 +77,9 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     for (const SideText &S : D.Sides)
       OS << "  " << S.Label << ":" << std::string(Width - S.Label.size() + 1, ' ')
          << S.Text << "\n";
-    for (const Note &N : D.Related)
-      if (N.Message.find("leave here") != std::string::npos)
-        OS << "  " << N.Message << " at " << where(N.At, R) << "\n";
+    if (D.EarlyExit)
+      OS << "  " << D.EarlyExit->Message << " at " << where(D.EarlyExit->At, R)
+         << "\n";
   }
   if (!R.Findings.empty() || !R.Errors.empty() || R.Baselined) {
     OS << fmt::format("{} finding{} in {} translation unit{}", R.Findings.size(),
@@ -108,7 +108,7 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
                                  {"message", N.Message}});
     for (const SideText &S : D.Sides)
       Sides.push_back(json::Object{{"label", S.Label}, {"sequence", S.Text}});
-    for (const Note &N : D.Related)
+    for (const Note &N : D.related())
       Related.push_back(json::Object{{"location", location(N.At, R)},
                                      {"message", N.Message}});
     Findings.push_back(json::Object{{"rule", D.Rule},
@@ -204,7 +204,7 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
       Related.push_back(json::Object{{"id", Id++},
                                      {"physicalLocation", Physical(N.At)},
                                      {"message", json::Object{{"text", N.Message + "."}}}});
-    for (const Note &N : D.Related)
+    for (const Note &N : D.related())
       Related.push_back(json::Object{{"id", Id++},
                                      {"physicalLocation", Physical(N.At)},
                                      {"message", json::Object{{"text", N.Message + "."}}}});
