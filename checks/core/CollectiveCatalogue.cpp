@@ -44,8 +44,10 @@ void CollectiveCatalogue::add(llvm::StringRef Pattern, CallRole Role,
   if (Sep != llvm::StringRef::npos)
     C.Qualifier = Pattern.substr(0, Sep).str();
   C.Entry.Display = Name.str();
-  C.QualifierGlob = compileGlob(C.Qualifier);
-  C.NameGlob = compileGlob(Name);
+  C.QualifierText = std::make_shared<const std::string>(C.Qualifier);
+  C.NameText = std::make_shared<const std::string>(Name.str());
+  C.QualifierGlob = compileGlob(*C.QualifierText);
+  C.NameGlob = compileGlob(*C.NameText);
   unsigned Index = Entries.size();
   bool NameIsGlob = C.NameGlob.has_value();
   Entries.push_back(std::move(C));

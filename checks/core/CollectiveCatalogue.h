@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/GlobPattern.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,9 @@ private:
   struct Compiled {
     CatalogueEntry Entry;
     std::string Qualifier; ///< "c10d::ProcessGroup", empty for global names.
+    /// A GlobPattern refers to the text it was compiled from: these copies
+    /// never move, however the entries are moved or copied.
+    std::shared_ptr<const std::string> QualifierText, NameText;
     std::optional<llvm::GlobPattern> QualifierGlob;
     std::optional<llvm::GlobPattern> NameGlob;
   };
