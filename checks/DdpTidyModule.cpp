@@ -6,6 +6,7 @@
 #include "P2pDeadlockCheck.h"
 #include "RankGatedBarrierCheck.h"
 #include "RendezvousConfigCheck.h"
+#include "SamplerDropLastCheck.h"
 #include "llvm/Support/Registry.h"
 
 namespace clang::tidy::ddp {
@@ -17,6 +18,7 @@ void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
   CheckFactories.registerCheck<P2pDeadlockCheck>("ddp-p2p-deadlock");
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
   CheckFactories.registerCheck<RendezvousConfigCheck>("ddp-rendezvous-config");
+  CheckFactories.registerCheck<SamplerDropLastCheck>("ddp-sampler-drop-last");
 }
 
 void registerDdpModule() {

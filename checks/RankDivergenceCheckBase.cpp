@@ -2,10 +2,11 @@
 
 #include "RankDivergenceCheckBase.h"
 #include "AnalysisOptionsIO.h"
+#include "core/CollectiveCatalogue.h"
+#include "core/DataLoading.h"
+#include "core/TranslationUnitAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "core/CollectiveCatalogue.h"
-#include "core/TranslationUnitAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include <fmt/format.h>
 
@@ -44,8 +45,15 @@ void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
   // Communicators created by some ranks only are rendezvous problems:
   // ddp-rendezvous-config reports them when it is enabled.
   bool Rendezvous = TidyContext->isCheckEnabled("ddp-rendezvous-config");
+  // Loops over data are ddp-sampler-drop-last's when it is enabled.
+  bool DataLoops = TidyContext->isCheckEnabled("ddp-sampler-drop-last");
+  llvm::DenseSet<const Expr *> Reported;
   for (const ::ddp::Finding &F : TU.findings()) {
     if (!owns(F))
+      continue;
+    if (DataLoops && !reportsDataLoops() && ::ddp::data::isDataLoop(F))
+      continue;
+    if (reportsDataLoops() && !Reported.insert(F.Site).second)
       continue;
     if (F.IsBarrier && CollectiveSites.contains(F.Site))
       continue;
@@ -53,6 +61,7 @@ void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
       continue;
     report(F, *Result.Context);
   }
+  checkMore(TU, *Result.Context);
 }
 
 std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {
@@ -66,32 +75,9 @@ void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
   SourceLocation Loc = F.Site->getExprLoc();
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(F.Site))
     Loc = Member->getExprLoc();
-  using Shape = ::ddp::Finding::Shape;
   std::vector<FixItHint> Fixes = fixes(F, Context);
   {
-    DiagnosticBuilder D = [&] {
-      switch (F.Kind) {
-      case Shape::Loop:
-        return diag(Loc, "%0 is called a rank-dependent number of times: the "
-                         "%select{loop condition|range of the loop}2 '%1' "
-                         "depends on the rank");
-      case Shape::Switch:
-        return diag(Loc, "%0 is reached only by ranks that take this case of "
-                         "the switch on '%1'");
-      case Shape::Branch:
-        break;
-      }
-      if (F.EarlyExit.isValid())
-        return diag(Loc, "%0 is skipped by ranks that leave early when "
-                         "'%1'%select{ is false|}2");
-      return diag(Loc, "%0 is reached only by ranks where '%1'%select{ is "
-                       "false|}2");
-    }();
-    D << subject(F) << F.ConditionText;
-    if (F.Kind == Shape::Branch)
-      D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
-    if (F.Kind == Shape::Loop)
-      D << F.OverRange;
+    DiagnosticBuilder D = warn(F, Loc);
     for (const FixItHint &Fix : Fixes)
       D << Fix;
   }
@@ -99,18 +85,41 @@ void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
   advise(F, !Fixes.empty(), Context);
 }
 
-void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
+DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
+                                                SourceLocation Loc) {
   using Shape = ::ddp::Finding::Shape;
-  if (F.Condition)
-    diag(F.Condition->getBeginLoc(),
-         F.Kind != Shape::Loop ? "this condition depends on the rank"
-         : F.OverRange         ? "the length of this range depends on the rank"
-                               : "this loop condition depends on the rank",
-         DiagnosticIDs::Note);
+  DiagnosticBuilder D = [&] {
+    switch (F.Kind) {
+    case Shape::Loop:
+      return diag(Loc, "%0 is called a rank-dependent number of times: the "
+                       "%select{loop condition|range of the loop}2 '%1' "
+                       "depends on %select{the rank|data local to each "
+                       "rank}3");
+    case Shape::Switch:
+      return diag(Loc, "%0 is reached only by ranks that take this case of "
+                       "the switch on '%1'");
+    case Shape::Branch:
+      break;
+    }
+    if (F.EarlyExit.isValid())
+      return diag(Loc, "%0 is skipped by ranks that leave early when "
+                       "'%1'%select{ is false|}2");
+    return diag(Loc, "%0 is reached only by ranks where '%1'%select{ is "
+                     "false|}2");
+  }();
+  D << subject(F) << F.ConditionText;
+  if (F.Kind == Shape::Branch)
+    D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
+  if (F.Kind == Shape::Loop)
+    D << F.OverRange << (F.Why && F.Why->LocalData);
+  return D;
+}
+
+void RankDivergenceCheckBase::noteWhy(const ::ddp::Origin *Why) {
   // Where the rank dependence comes from, back to its source.
   llvm::DenseSet<const ::ddp::Origin *> Seen;
   unsigned Shown = 0;
-  for (const ::ddp::Origin *O = F.Why; O && Shown < 6; O = O->Cause) {
+  for (const ::ddp::Origin *O = Why; O && Shown < 6; O = O->Cause) {
     if (!Seen.insert(O).second)
       break;
     if (O->Loc.isInvalid())
@@ -120,9 +129,24 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
     diag(O->Loc, "%0", DiagnosticIDs::Note) << O->Message;
     ++Shown;
   }
+}
+
+void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
+  using Shape = ::ddp::Finding::Shape;
+  if (F.Condition)
+    diag(F.Condition->getBeginLoc(),
+         "%select{this condition|this loop condition|the length of this "
+         "range}0 depends on %select{the rank|data local to each rank}1",
+         DiagnosticIDs::Note)
+        << (F.Kind != Shape::Loop ? 0
+            : F.OverRange         ? 2
+                                  : 1)
+        << (F.Why && F.Why->LocalData);
+  noteWhy(F.Why);
   if (F.EarlyExit.isValid())
-    diag(F.EarlyExit, "ranks where '%0'%select{ is false|}1 leave here "
-                      "(%2) and never reach '%3'",
+    diag(F.EarlyExit,
+         "ranks where '%0'%select{ is false|}1 leave here "
+         "(%2) and never reach '%3'",
          DiagnosticIDs::Note)
         << F.ConditionText << !F.SiteOnTrueSide << F.EarlyExitKind << F.Op;
   if (F.OtherSite)

@@ -15,6 +15,10 @@
 #include "core/AnalysisOptions.h"
 #include "core/Finding.h"
 
+namespace ddp {
+class TranslationUnitAnalysis;
+} // namespace ddp
+
 namespace clang::tidy::ddp {
 
 class RankDivergenceCheckBase : public ClangTidyCheck {
@@ -25,8 +29,18 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 protected:
-  /// True if \p F belongs to this check.
+  /// True if \p F belongs to this check. Loops over data (a data loader,
+  /// a strided share) go to ddp-sampler-drop-last when it is enabled.
   virtual bool owns(const ::ddp::Finding &F) const = 0;
+  /// True for the check that reports loops over data.
+  virtual bool reportsDataLoops() const { return false; }
+  /// The warning for \p F at \p Loc; the default words it by its shape.
+  virtual DiagnosticBuilder warn(const ::ddp::Finding &F, SourceLocation Loc);
+  /// Rules of the check beyond the findings, on the analysed TU.
+  virtual void checkMore(::ddp::TranslationUnitAnalysis &TU,
+                         ASTContext &Context) {}
+  /// The options of the analysis core, as read from CheckOptions.
+  const ::ddp::AnalysisOptions &analysisOptions() const { return Analysis; }
   /// Fix-its for the warning of \p F, if a safe one exists.
   virtual std::vector<FixItHint> fixes(const ::ddp::Finding &F,
                                        ASTContext &Context) {
@@ -35,6 +49,10 @@ protected:
   /// Adds the check's own advice to the warning of \p F, as notes.
   virtual void advise(const ::ddp::Finding &F, bool Fixed,
                       ASTContext &Context) = 0;
+
+  /// Notes for the chain of \p Why, back to where the rank (or the local
+  /// data) comes from.
+  void noteWhy(const ::ddp::Origin *Why);
 
   /// "'barrier'" or "'barrier' in 'save_and_sync'".
   static std::string subject(const ::ddp::Finding &F);

@@ -38,14 +38,18 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
                                       SourceLocation Loc,
                                       llvm::function_ref<std::string()> Message,
                                       const Origin *Cause, bool FromControl,
-                                      bool ExactRank) {
+                                      bool ExactRank, bool LocalData) {
   auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
   if (!Inserted)
     return It->second;
-  Origins.push_back(Origin{Loc, Message(), Cause,
-                           FromControl || (Cause && Cause->FromControl),
-                           ExactRank});
-  It->second = &Origins.back();
+  Origin &New = Origins.emplace_back();
+  New.Loc = Loc;
+  New.Message = Message();
+  New.Cause = Cause;
+  New.FromControl = FromControl || (Cause && Cause->FromControl);
+  New.ExactRank = ExactRank;
+  New.LocalData = LocalData || (Cause && Cause->LocalData);
+  It->second = &New;
   return It->second;
 }
 
@@ -56,9 +60,11 @@ const Origin *AnalysisContext::elsewhere(const void *Anchor, const void *Key,
   auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
   if (!Inserted)
     return It->second;
-  Origins.push_back(Origin{SourceLocation(), std::move(Message), Cause});
-  Origins.back().Elsewhere = std::move(Where);
-  It->second = &Origins.back();
+  Origin &New = Origins.emplace_back();
+  New.Message = std::move(Message);
+  New.Cause = Cause;
+  New.Elsewhere = std::move(Where);
+  It->second = &New;
   return It->second;
 }
 

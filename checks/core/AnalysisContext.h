@@ -94,6 +94,10 @@ private:
   unsigned Generation = 0;
 };
 
+/// True for names that conventionally hold the number of ranks
+/// (world_size, nranks, num_replicas, ...).
+bool isWorldSizeName(llvm::StringRef Name);
+
 class AnalysisContext {
 public:
   AnalysisContext(clang::ASTContext &AST, const AnalysisOptions &Opts);
@@ -138,7 +142,7 @@ public:
                        clang::SourceLocation Loc,
                        llvm::function_ref<std::string()> Message,
                        const Origin *Cause, bool FromControl = false,
-                       bool ExactRank = false);
+                       bool ExactRank = false, bool LocalData = false);
 
   /// An explanation link that lies in another translation unit, at
   /// \p Where ("file:line:column").

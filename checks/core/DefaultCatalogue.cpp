@@ -80,6 +80,30 @@ constexpr DefaultEntry OtherEntries[] = {
     // differs between ranks unless the tensor went through a collective.
     {"at::Tensor::item", R::LocalData, -1},
     {"at::TensorBase::item", R::LocalData, -1},
+    {"at::Tensor::is_nonzero", R::LocalData, -1},
+    {"at::TensorBase::is_nonzero", R::LocalData, -1},
+    {"at::Tensor::equal", R::LocalData, -1},
+    {"at::Tensor::allclose", R::LocalData, -1},
+    {"at::equal", R::LocalData, -1},
+    {"at::allclose", R::LocalData, -1},
+    // Clocks, files, process ids and random devices are each rank's own:
+    // a time budget or a file test can end a loop on one rank only.
+    {"std::chrono::*clock::now", R::LocalData, -1},
+    {"time", R::LocalData, -1},
+    {"clock", R::LocalData, -1},
+    {"gettimeofday", R::LocalData, -1},
+    {"clock_gettime", R::LocalData, -1},
+    {"getpid", R::LocalData, -1},
+    {"std::filesystem::exists", R::LocalData, -1},
+    {"std::filesystem::is_regular_file", R::LocalData, -1},
+    {"std::filesystem::is_directory", R::LocalData, -1},
+    {"std::filesystem::file_size", R::LocalData, -1},
+    {"std::filesystem::last_write_time", R::LocalData, -1},
+    {"access", R::LocalData, -1},
+    {"stat", R::LocalData, -1},
+    {"std::basic_ifstream::is_open", R::LocalData, -1},
+    {"std::basic_fstream::is_open", R::LocalData, -1},
+    {"std::random_device::random_device", R::LocalData, -1},
     // Gradients: backward() synchronises once gradient sync is armed.
     {"at::Tensor::backward", R::GradientSync, -1},
     {"at::TensorBase::backward", R::GradientSync, -1},
@@ -198,14 +222,6 @@ constexpr DefaultEntry OtherEntries[] = {
     {"MPI_Test", R::Local, -1},
     {"MPI_Comm_rank", R::RankSource, 1},
     {"MPI_Comm_size", R::UniformSource, 1},
-    // LibTorch's distributed samplers pad (allow_duplicates) or truncate, so
-    // every rank gets the same number of samples: their size is uniform.
-    {"torch::data::samplers::DistributedRandomSampler::"
-     "DistributedRandomSampler",
-     R::UniformSource, -1},
-    {"torch::data::samplers::DistributedSequentialSampler::"
-     "DistributedSequentialSampler",
-     R::UniformSource, -1},
     // The process's device and host differ between ranks on a node.
     {"c10::cuda::current_device", R::RankSource, -1},
     {"at::cuda::current_device", R::RankSource, -1},

@@ -25,6 +25,12 @@ struct Origin {
   /// Where the link is when it comes from another translation unit (Loc is
   /// then invalid): "file:line:column".
   std::string Elsewhere;
+  /// The dependence comes from data local to this rank (a loss, a clock, a
+  /// file), not from the rank itself.
+  bool LocalData = false;
+  /// Only the elements of a container depend on the rank (rank-dependent
+  /// values were inserted on every rank alike): its size does not.
+  bool ElementsOnly = false;
 };
 
 /// The better explanation of two: a direct one over one through control.

@@ -1,6 +1,7 @@
 //===--- RankUniformity.cpp - Which values and branches depend on the rank ===//
 
 #include "core/RankUniformity.h"
+#include "core/DataLoading.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -29,6 +30,7 @@ enum OriginKey : uintptr_t {
   KeyEnv,
   KeyLocal,
   KeyInexact,
+  KeyChunks,
 };
 
 /// The state of a variable that a collective made the same on every rank
@@ -112,19 +114,6 @@ bool isGetenv(const FunctionDecl *FD) {
   return Name == "getenv" || Name == "secure_getenv";
 }
 
-/// Names that conventionally hold the number of ranks.
-bool isWorldSizeName(llvm::StringRef Name) {
-  std::string Lower = Name.lower();
-  llvm::StringRef L(Lower);
-  L.consume_front("m_");
-  L.consume_back("_");
-  return L == "world_size" || L == "worldsize" || L == "world" ||
-         L == "size" || L == "nranks" || L == "n_ranks" || L == "num_ranks" ||
-         L == "numranks" || L == "nprocs" || L == "num_procs" ||
-         L == "numprocs" || L == "num_replicas" || L == "num_processes" ||
-         L == "nproc" || L == "npes" || L == "comm_size";
-}
-
 /// True for a class that is about distributed work (see declDivergence).
 bool isDistributedClass(const RecordDecl *RD) {
   if (!RD)
@@ -185,6 +174,10 @@ public:
 
 private:
   const Origin *call(const CallExpr *Call);
+  const Origin *localData(const CallExpr *Call);
+  /// A ChunkDataset whose chunk sampler splits the chunks by rank: ranks
+  /// read different chunks, which can differ in size.
+  const Origin *chunkShare(const Expr *Dataset);
   const Origin *comparison(const BinaryOperator *BO);
   const Origin *anyChild(const Stmt *S);
 
@@ -253,9 +246,18 @@ bool Evaluator::isWorldSize(const Expr *E) {
     return DRE->getDecl()->getDeclName().isIdentifier() &&
            isWorldSizeName(DRE->getDecl()->getName());
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->getMemberDecl()->getDeclName().isIdentifier() &&
-           isWorldSizeName(ME->getMemberDecl()->getName()) && !eval(ME);
+  // A field named just `size` is a container's or a dataset's, not the
+  // number of ranks.
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const ValueDecl *Member = ME->getMemberDecl();
+    if (!Member->getDeclName().isIdentifier())
+      return false;
+    std::string Lower = Member->getName().lower();
+    llvm::StringRef Name(Lower);
+    Name.consume_front("m_");
+    return isWorldSizeName(Member->getName()) && !Name.starts_with("size") &&
+           !eval(ME);
+  }
   return false;
 }
 
@@ -332,23 +334,20 @@ const Origin *Evaluator::call(const CallExpr *Call) {
                          Ctx.text(Call));
     }, nullptr, false, /*ExactRank=*/true);
   }
+  // How many batches a loader yields depends on its sampler, or on the
+  // size of the dataset the default sampler is built over.
+  if (data::isMakeDataLoader(FD)) {
+    data::LoaderInputs In = data::loaderInputs(Call);
+    const Origin *O = In.Count ? eval(In.Count) : nullptr;
+    if (!O && In.Options)
+      O = eval(In.Options);
+    return O;
+  }
+  if (const Origin *O = chunkShare(Call))
+    return O;
   if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
-    if (Entry->Role == CallRole::LocalData) {
-      if (!Ctx.Opts.RankLocalData)
-        return nullptr;
-      const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
-      const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
-      if (Object && isSynchronised(Object))
-        return nullptr;
-      if (Object)
-        if (const Origin *O = eval(Object))
-          if (!O->FromControl)
-            return O;
-      return Ctx.origin(Call, key(KeyLocal), Call->getBeginLoc(), [&] {
-        return fmt::format("'{}' is computed from this rank's own data",
-                           Ctx.text(Call));
-      }, nullptr);
-    }
+    if (Entry->Role == CallRole::LocalData)
+      return localData(Call);
     if (Entry->Role == CallRole::RankSource && Entry->Arg < 0)
       return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
         return fmt::format("'{}' returns the rank of this process",
@@ -372,8 +371,14 @@ const Origin *Evaluator::call(const CallExpr *Call) {
       return nullptr;
   }
   const Origin *O = nullptr;
-  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     O = eval(MCE->getImplicitObjectArgument());
+    // The size of a container whose elements alone depend on the rank.
+    if (O && O->ElementsOnly && FD && FD->getDeclName().isIdentifier() &&
+        (FD->getName() == "size" || FD->getName() == "empty" ||
+         FD->getName() == "length"))
+      return nullptr;
+  }
   for (const Expr *Arg : Call->arguments()) {
     if (O)
       break;
@@ -387,8 +392,76 @@ const Origin *Evaluator::call(const CallExpr *Call) {
   if (O && O->ExactRank && !isConversion(FD))
     return Ctx.origin(Call, key(KeyInexact), O->Loc,
                       [&] { return O->Message; }, O->Cause, O->FromControl,
-                      /*ExactRank=*/false);
+                      /*ExactRank=*/false, O->LocalData);
   return O;
+}
+
+/// What a call that reads rank-local data reads, for the explanation.
+static std::string localDataMessage(const FunctionDecl *FD,
+                                    const std::string &Text) {
+  llvm::StringRef Name = FD && FD->getDeclName().isIdentifier()
+                             ? FD->getName()
+                             : llvm::StringRef();
+  if (Name == "now" || Name == "time" || Name == "clock" ||
+      Name == "gettimeofday" || Name == "clock_gettime")
+    return fmt::format("'{}' reads this rank's clock", Text);
+  if (Name == "exists" || Name == "is_regular_file" || Name == "is_directory" ||
+      Name == "file_size" || Name == "access" || Name == "stat" ||
+      Name == "is_open" || Name == "last_write_time")
+    return fmt::format("'{}' looks at this rank's file system", Text);
+  if (Name == "getpid")
+    return fmt::format("'{}' is this process's id", Text);
+  return fmt::format("'{}' is computed from this rank's own data", Text);
+}
+
+const Origin *Evaluator::localData(const CallExpr *Call) {
+  if (!Ctx.Opts.RankLocalData)
+    return nullptr;
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+  if (Object && isSynchronised(Object))
+    return nullptr;
+  if (Object)
+    if (const Origin *O = eval(Object))
+      if (!O->FromControl)
+        return O;
+  // at::equal(a, b) of tensors that all went through a collective.
+  if (!Object && Call->getNumArgs() > 0) {
+    bool AllSynchronised = true, AnyTensor = false;
+    for (const Expr *Arg : Call->arguments()) {
+      const CXXRecordDecl *RD =
+          Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!RD || !RD->getDeclName().isIdentifier() ||
+          (RD->getName() != "Tensor" && RD->getName() != "TensorBase"))
+        continue;
+      AnyTensor = true;
+      AllSynchronised &= isSynchronised(Arg);
+    }
+    if (AnyTensor && AllSynchronised)
+      return nullptr;
+  }
+  return Ctx.origin(Call, key(KeyLocal), Call->getBeginLoc(), [&] {
+    return localDataMessage(Call->getDirectCallee(), Ctx.text(Call));
+  }, nullptr, false, false, /*LocalData=*/true);
+}
+
+const Origin *Evaluator::chunkShare(const Expr *Dataset) {
+  const Expr *SamplerArg = data::chunkSamplerArgument(Dataset);
+  if (!SamplerArg)
+    return nullptr;
+  const CXXConstructExpr *Sampler = data::constructionOf(SamplerArg);
+  if (!Sampler ||
+      !data::isDistributedSampler(Sampler->getConstructor()->getParent()) ||
+      Sampler->getNumArgs() < 3 || isa<CXXDefaultArgExpr>(Sampler->getArg(2)))
+    return nullptr;
+  const Origin *Rank = eval(Sampler->getArg(2));
+  if (!Rank)
+    return nullptr;
+  return Ctx.origin(Dataset, key(KeyChunks), SamplerArg->getBeginLoc(), [&] {
+    return fmt::format("each rank reads its own chunks through '{}', and "
+                       "chunks can differ in size",
+                       Ctx.text(SamplerArg));
+  }, Rank);
 }
 
 const Origin *Evaluator::eval(const Expr *E) {
@@ -419,13 +492,28 @@ const Origin *Evaluator::eval(const Expr *E) {
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return call(Call);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    // Objects whose value is the same on every rank however they are built:
-    // LibTorch's distributed samplers yield the same number of indices on
-    // every rank, the rank only chooses which.
+    // Objects whose value is the same on every rank however they are built.
     const CatalogueEntry *Entry =
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (Entry && Entry->Role == CallRole::UniformSource)
       return nullptr;
+    // std::random_device: whatever it draws differs between ranks.
+    if (Entry && Entry->Role == CallRole::LocalData)
+      return Ctx.Opts.RankLocalData
+                 ? Ctx.origin(Construct, key(KeyLocal),
+                              Construct->getBeginLoc(), [&] {
+                                return fmt::format(
+                                    "'{}' draws random numbers on this rank",
+                                    Ctx.text(Construct));
+                              }, nullptr, false, false, /*LocalData=*/true)
+                 : nullptr;
+    // LibTorch's distributed samplers yield the same number of indices on
+    // every rank given the same size: the rank only chooses which.
+    if (data::isDistributedSampler(Construct->getConstructor()->getParent()))
+      return Construct->getNumArgs() > 0 ? eval(Construct->getArg(0))
+                                         : nullptr;
+    if (const Origin *O = chunkShare(Construct))
+      return O;
     return anyChild(E);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -547,13 +635,22 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     // "'rank' is set from 'pg->getRank()' here"; when the source itself is
     // that expression, one note says it all.
     const SourceManager &SM = Ctx.AST.getSourceManager();
+    // What local data a value comes from is worth its own note ("'l' is
+    // set from 'loss.item()'", "'loss.item()' is computed from this rank's
+    // own data").
     const Origin *Cause = O;
-    if (Value && !O->Cause && O->Loc.isValid() &&
+    if (Value && !O->Cause && !O->LocalData && O->Loc.isValid() &&
         SM.isPointWithin(O->Loc, Value->getBeginLoc(), Value->getEndLoc()))
       Cause = nullptr;
     // An implicit variable (a range-for's __range1/__begin1) gets no note
-    // of its own: the user never wrote it.
-    if (Target->isImplicit()) {
+    // of its own: the user never wrote it; nor does a default-constructed
+    // one (`std::random_device rd;`), whose source is its declaration.
+    const auto *Construct =
+        dyn_cast_or_null<CXXConstructExpr>(Value ? Value->IgnoreImplicit()
+                                                 : nullptr);
+    if (Target->isImplicit() ||
+        (Construct && Construct->getNumArgs() == 0 &&
+         Construct->getParenOrBraceRange().isInvalid())) {
       State[Target] = O;
       return;
     }
@@ -708,9 +805,16 @@ void Transfer::call(const CallExpr *Call) {
       for (const Expr *Arg : Call->arguments())
         if (const Origin *O = Eval.eval(Arg)) {
           bool Exact;
-          if (const ValueDecl *Target =
-                  targetDecl(MCE->getImplicitObjectArgument(), Exact))
-            assign(Target, false, Arg, Call, O);
+          const ValueDecl *Target =
+              targetDecl(MCE->getImplicitObjectArgument(), Exact);
+          if (!Target)
+            break;
+          // Inserted on every rank alike, the value leaves the size uniform.
+          bool SizeUniform = !controlOrigin(Target) && !State.lookup(Target);
+          assign(Target, false, Arg, Call, O);
+          if (SizeUniform)
+            if (const Origin *Now = State.lookup(Target))
+              const_cast<Origin *>(Now)->ElementsOnly = true;
           break;
         }
     }
@@ -933,5 +1037,18 @@ void RankUniformity::run(const ControlDivergence &Control) {
       Branches[B] = O;
   }
 }
+
+bool isWorldSizeName(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  llvm::StringRef L(Lower);
+  L.consume_front("m_");
+  L.consume_back("_");
+  return L == "world_size" || L == "worldsize" || L == "world" ||
+         L == "size" || L == "nranks" || L == "n_ranks" || L == "num_ranks" ||
+         L == "numranks" || L == "nprocs" || L == "num_procs" ||
+         L == "numprocs" || L == "num_replicas" || L == "num_processes" ||
+         L == "nproc" || L == "npes" || L == "comm_size";
+}
+
 
 } // namespace ddp

@@ -22,7 +22,7 @@ void skipNaNLocally(c10d::ProcessGroup *pg, Tensors &grads, int steps) {
   }
 }
 // CHECK-NOTES: :[[@LINE-3]]:9: warning: 'allreduce' is skipped by ranks that leave early when 'std::isnan(loss.item<float>())' [ddp-collective-in-rank-branch]
-// CHECK-NOTES: :[[@LINE-6]]:9: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-6]]:9: note: this condition depends on data local to each rank
 // CHECK-NOTES: :[[@LINE-7]]:20: note: 'loss.item<float>()' is computed from this rank's own data
 // CHECK-NOTES: :[[@LINE-7]]:7: note: ranks where 'std::isnan(loss.item<float>())' leave here (continue) and never reach 'allreduce'
 
@@ -36,7 +36,7 @@ void stopOnLocalLoss(c10d::ProcessGroup *pg, Tensors &grads, int steps) {
   }
 }
 // CHECK-NOTES: :[[@LINE-3]]:9: warning: 'allreduce' is skipped by ranks that leave early when 'computeLoss(step).item<float>() < 0.01f' [ddp-collective-in-rank-branch]
-// CHECK-NOTES: :[[@LINE-6]]:9: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-6]]:9: note: this condition depends on data local to each rank
 // CHECK-NOTES: :[[@LINE-7]]:9: note: 'computeLoss(step).item<float>()' is computed from this rank's own data
 // CHECK-NOTES: :[[@LINE-7]]:7: note: ranks where 'computeLoss(step).item<float>() < 0.01f' leave here (break) and never reach 'allreduce'
 
