@@ -86,14 +86,13 @@ constexpr DefaultEntry OtherEntries[] = {
     {"at::Tensor::allclose", R::LocalData, -1},
     {"at::equal", R::LocalData, -1},
     {"at::allclose", R::LocalData, -1},
-    // Clocks, files, process ids and random devices are each rank's own:
+    // Clocks, files and random devices are each rank's own:
     // a time budget or a file test can end a loop on one rank only.
     {"std::chrono::*clock::now", R::LocalData, -1},
     {"time", R::LocalData, -1},
     {"clock", R::LocalData, -1},
     {"gettimeofday", R::LocalData, -1},
     {"clock_gettime", R::LocalData, -1},
-    {"getpid", R::LocalData, -1},
     {"std::filesystem::exists", R::LocalData, -1},
     {"std::filesystem::is_regular_file", R::LocalData, -1},
     {"std::filesystem::is_directory", R::LocalData, -1},

@@ -348,11 +348,18 @@ const Origin *Evaluator::call(const CallExpr *Call) {
   if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
     if (Entry->Role == CallRole::LocalData)
       return localData(Call);
-    if (Entry->Role == CallRole::RankSource && Entry->Arg < 0)
+    if (Entry->Role == CallRole::RankSource && Entry->Arg < 0) {
+      // The process id differs between ranks but is not a rank: facts
+      // such as rank < world_size do not hold for it.
+      bool ProcessId = FD->getDeclName().isIdentifier() &&
+                       FD->getName() == "getpid";
       return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
-        return fmt::format("'{}' returns the rank of this process",
+        return fmt::format(ProcessId ? "'{}' is this process's id, different "
+                                       "on every rank"
+                                     : "'{}' returns the rank of this process",
                            Ctx.text(Call));
-      }, nullptr, false, /*ExactRank=*/true);
+      }, nullptr, false, /*ExactRank=*/!ProcessId);
+    }
     // Results of communication calls and uniform sources are the same on
     // every rank (the Work handle, the world size).
     if (Entry->Role != CallRole::RankSource)
@@ -409,8 +416,6 @@ static std::string localDataMessage(const FunctionDecl *FD,
       Name == "file_size" || Name == "access" || Name == "stat" ||
       Name == "is_open" || Name == "last_write_time")
     return fmt::format("'{}' looks at this rank's file system", Text);
-  if (Name == "getpid")
-    return fmt::format("'{}' is this process's id", Text);
   return fmt::format("'{}' is computed from this rank's own data", Text);
 }
 
