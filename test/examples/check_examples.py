@@ -54,6 +54,7 @@ import time
 EXPECTED_CHECK = {
     "rank_gated_barrier": "ddp-rank-gated-barrier",
     "send_recv_deadlock": "ddp-p2p-deadlock",
+    "loader_per_rank_data": "ddp-sampler-drop-last",
 }
 
 # Patterns whose bug is not about the order of collectives: ddp-lint (the
