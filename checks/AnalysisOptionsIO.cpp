@@ -25,6 +25,14 @@ readAnalysisOptions(const ClangTidyCheck::OptionsView &Options) {
   Analysis.LibraryNamespaces =
       Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
           .str();
+  Analysis.SyncWrappers =
+      Options.getLocalOrGlobal("SyncWrappers", Defaults.SyncWrappers).str();
+  Analysis.NoSyncMethods =
+      Options.getLocalOrGlobal("NoSyncMethods", Defaults.NoSyncMethods).str();
+  Analysis.NoSyncGuards =
+      Options.getLocalOrGlobal("NoSyncGuards", Defaults.NoSyncGuards).str();
+  Analysis.SyncFlags =
+      Options.getLocalOrGlobal("SyncFlags", Defaults.SyncFlags).str();
   return Analysis;
 }
 
@@ -41,6 +49,10 @@ void storeAnalysisOptions(const ClangTidyCheck::OptionsView &Options,
   Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
   Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
   Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
+  Options.store(Opts, "SyncWrappers", Analysis.SyncWrappers);
+  Options.store(Opts, "NoSyncMethods", Analysis.NoSyncMethods);
+  Options.store(Opts, "NoSyncGuards", Analysis.NoSyncGuards);
+  Options.store(Opts, "SyncFlags", Analysis.SyncFlags);
 }
 
 } // namespace clang::tidy::ddp

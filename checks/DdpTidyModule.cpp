@@ -3,6 +3,7 @@
 #include "DdpTidyModule.h"
 #include "CollectiveInRankBranchCheck.h"
 #include "DebugSettingsCheck.h"
+#include "ForwardOutsideNoSyncCheck.h"
 #include "P2pDeadlockCheck.h"
 #include "RankGatedBarrierCheck.h"
 #include "RendezvousConfigCheck.h"
@@ -15,6 +16,8 @@ void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
   CheckFactories.registerCheck<CollectiveInRankBranchCheck>(
       "ddp-collective-in-rank-branch");
   CheckFactories.registerCheck<DebugSettingsCheck>("ddp-debug-settings");
+  CheckFactories.registerCheck<ForwardOutsideNoSyncCheck>(
+      "ddp-forward-outside-no-sync");
   CheckFactories.registerCheck<P2pDeadlockCheck>("ddp-p2p-deadlock");
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
   CheckFactories.registerCheck<RendezvousConfigCheck>("ddp-rendezvous-config");

@@ -96,6 +96,10 @@ Configuration::optionsFor(llvm::StringRef File) const {
   std::string PatternSource;
   Get("RankNamePattern", Out.RankNamePattern, &PatternSource);
   Get("LibraryNamespaces", Out.LibraryNamespaces);
+  Get("SyncWrappers", Out.SyncWrappers);
+  Get("NoSyncMethods", Out.NoSyncMethods);
+  Get("NoSyncGuards", Out.NoSyncGuards);
+  Get("SyncFlags", Out.SyncFlags);
   GetBool("RankLocalData", Out.RankLocalData);
   GetBool("RankNameHeuristic", Out.RankNameHeuristic);
   std::string RegexError;

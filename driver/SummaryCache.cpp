@@ -30,7 +30,8 @@ std::string analysisKey(const clang::tooling::CompileCommand &Command,
   for (const std::string *Option :
        {&Opts.Collectives, &Opts.Barriers, &Opts.PointToPoint,
         &Opts.RankSources, &Opts.UniformSources, &Opts.RankEnvVars,
-        &Opts.RankNamePattern, &Opts.LibraryNamespaces})
+        &Opts.RankNamePattern, &Opts.LibraryNamespaces, &Opts.SyncWrappers,
+        &Opts.NoSyncMethods, &Opts.NoSyncGuards, &Opts.SyncFlags})
     Text += *Option + "\n";
   Text += fmt::format("{}{}\n", Opts.RankLocalData, Opts.RankNameHeuristic);
   for (const FactRecord &F : Imports)

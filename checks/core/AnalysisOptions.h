@@ -37,6 +37,19 @@ struct AnalysisOptions {
       "^(m_|_)?(my_?|local_?|global_?|node_?|world_?|proc_?|process_?)?rank(_?id)?_?$|"
       "^(m_|_)?is_?(master|main|main_?process|root|rank_?0|rank_?zero|chief|"
       "leader|coordinator)(_?rank)?_?$";
+  /// DDP-like wrapper modules whose backward synchronises gradients:
+  /// ';'-separated class names or globs, matched against the qualified name
+  /// when the pattern has '::' and the plain name otherwise. Both the module
+  /// class and its TORCH_MODULE holder match `*DistributedDataParallel*`.
+  std::string SyncWrappers = "*DistributedDataParallel*;DDP;DDPImpl";
+  /// Methods of a wrapper that turn synchronisation off for the scope of the
+  /// guard they return.
+  std::string NoSyncMethods = "no_sync";
+  /// Guard types that turn synchronisation off while they live. A forward
+  /// pass under torch::NoGradGuard builds no graph and arms no reduction.
+  std::string NoSyncGuards = "*NoSyncGuard;*NoGradGuard";
+  /// Flags (fields or variables) that turn synchronisation off when false.
+  std::string SyncFlags = "require_backward_grad_sync";
   /// Top-level namespaces whose code is described by the catalogue rather
   /// than analysed (library code).
   std::string LibraryNamespaces =
