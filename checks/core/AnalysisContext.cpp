@@ -22,7 +22,7 @@ static void addNames(llvm::StringSet<> &Set, llvm::StringRef List) {
 
 AnalysisContext::AnalysisContext(ASTContext &AST, const AnalysisOptions &Opts)
     : AST(AST), Opts(Opts), Catalogue(CollectiveCatalogue::withDefaults()),
-      RankName(Opts.RankNamePattern, llvm::Regex::IgnoreCase) {
+      Sync(Opts), RankName(Opts.RankNamePattern, llvm::Regex::IgnoreCase) {
   Catalogue.addList(Opts.Collectives, CallRole::Collective);
   Catalogue.addList(Opts.Barriers, CallRole::Barrier);
   Catalogue.addList(Opts.PointToPoint, CallRole::PointToPoint);

@@ -5,6 +5,7 @@
 
 #include "core/AnalysisOptions.h"
 #include "core/CollectiveCatalogue.h"
+#include "core/GradientSync.h"
 #include "core/CollectiveSummary.h"
 #include "core/Origin.h"
 #include "llvm/ADT/DenseMap.h"
@@ -105,6 +106,11 @@ public:
   clang::ASTContext &AST;
   const AnalysisOptions &Opts;
   CollectiveCatalogue Catalogue;
+  /// DDP-like wrappers, their no-sync guards and flags.
+  GradientSyncModel Sync;
+  /// backward() calls made while synchronisation is off (under a no-sync
+  /// guard, or with the sync flag false): never collectives.
+  llvm::DenseSet<const clang::CallExpr *> UnsyncedBackwards;
   SummaryContext Summaries;
   RankFacts Facts;
   /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,

@@ -237,7 +237,9 @@ void Walker::call(const CallExpr *Call, State &St) {
   }
   if (Entry->Role != CallRole::GradientSync)
     return;
-  if (!St.noSync()) {
+  if (St.noSync())
+    Out.UnsyncedBackwards.push_back(Call);
+  else {
     bool Synced = St.Prepare != nullptr;
     for (const auto &[Module, Calls] : St.Pending) {
       bool Wrapper = Sync.isWrapperType(Module->getType());

@@ -60,6 +60,9 @@ struct SyncedAccumulation {
 struct ForwardBackwardResult {
   std::vector<ExtraForward> ExtraForwards;
   std::vector<SyncedAccumulation> Accumulations;
+  /// Backwards run while synchronisation is off (a no-sync guard alive, the
+  /// sync flag false).
+  std::vector<const clang::CallExpr *> UnsyncedBackwards;
 };
 
 /// The modules a c10d::Reducer synchronises in the TU: the holders whose

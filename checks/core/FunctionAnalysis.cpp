@@ -275,7 +275,8 @@ void FunctionAnalysis::computeSites() {
       if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee)) {
         bool Syncs = isCollectiveRole(Entry->Role) ||
                      (Entry->Role == CallRole::GradientSync &&
-                      Ctx.GradientSyncArmed);
+                      Ctx.GradientSyncArmed &&
+                      !Ctx.UnsyncedBackwards.contains(Call));
         if (!Syncs)
           continue;
         // A collective on a communicator that itself depends on the rank

@@ -1,6 +1,7 @@
 //===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
 
 #include "core/TranslationUnitAnalysis.h"
+#include "core/ForwardBackwardOrder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -45,12 +46,14 @@ public:
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    Reducer |= mentionsReducer(E->getType());
+    Reducer |= mentionsReducer(E->getType()) ||
+               Ctx.Sync.isWrapperType(E->getType());
     return true;
   }
 
   bool VisitValueDecl(ValueDecl *D) {
-    Reducer |= mentionsReducer(D->getType());
+    Reducer |= mentionsReducer(D->getType()) ||
+               Ctx.Sync.isWrapperType(D->getType());
     return true;
   }
 
@@ -177,8 +180,13 @@ void TranslationUnitAnalysis::run() {
       break;
   }
 
-  // Gradient sync is armed by a Reducer, or by a hook that communicates.
+  // Gradient sync is armed by a Reducer or a DDP-like wrapper, or by a hook
+  // that communicates; a backward under a no-sync guard does not sync.
   bool Armed = ReducerSeen;
+  for (const FunctionDecl *FD : Roots)
+    for (const CallExpr *Backward :
+         analyseForwardBackward(FD, Ctx, Ctx.Sync, {}).UnsyncedBackwards)
+      Ctx.UnsyncedBackwards.insert(Backward);
   for (const FunctionDecl *Hook : Hooks)
     Armed |= !summaryOf(Hook)->isEmpty();
   if (Armed != Ctx.GradientSyncArmed) {

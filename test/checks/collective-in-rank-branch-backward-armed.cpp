@@ -22,7 +22,7 @@ void backwardOnRoot(const PG &pg, const Tensors &params,
 // CHECK-NOTES: :[[@LINE-2]]:10: warning: 'backward' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
 // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-6]]:14: note: 'rank' is set from 'pg->getRank()' here
-// CHECK-NOTES: :[[@LINE-5]]:10: note: gradient synchronisation is armed in this file (a c10d::Reducer or a gradient hook that communicates), so 'backward' is a collective
+// CHECK-NOTES: :[[@LINE-5]]:10: note: gradient synchronisation is armed in this file (a c10d::Reducer, a DDP-like wrapper or a gradient hook that communicates), so 'backward' is a collective
 
 // The workers return before torch::autograd::backward.
 void autogradBackwardAfterReturn(const PG &pg, const at::Tensor &loss) {
@@ -34,7 +34,7 @@ void autogradBackwardAfterReturn(const PG &pg, const at::Tensor &loss) {
 // CHECK-NOTES: :[[@LINE-5]]:7: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-6]]:7: note: 'pg->getRank()' returns the rank of this process
 // CHECK-NOTES: :[[@LINE-6]]:5: note: ranks where 'pg->getRank() != 0' leave here (return) and never reach 'backward'
-// CHECK-NOTES: :[[@LINE-6]]:3: note: gradient synchronisation is armed in this file (a c10d::Reducer or a gradient hook that communicates), so 'backward' is a collective
+// CHECK-NOTES: :[[@LINE-6]]:3: note: gradient synchronisation is armed in this file (a c10d::Reducer, a DDP-like wrapper or a gradient hook that communicates), so 'backward' is a collective
 
 // Negative: every rank runs backward; only rank 0 logs.
 void backwardOnEveryRank(const PG &pg, const at::Tensor &loss) {
