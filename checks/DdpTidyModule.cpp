@@ -8,6 +8,7 @@
 #include "RankGatedBarrierCheck.h"
 #include "RendezvousConfigCheck.h"
 #include "SamplerDropLastCheck.h"
+#include "UnusedParametersCheck.h"
 #include "llvm/Support/Registry.h"
 
 namespace clang::tidy::ddp {
@@ -22,6 +23,7 @@ void DdpModule::addCheckFactories(ClangTidyCheckFactories &CheckFactories) {
   CheckFactories.registerCheck<RankGatedBarrierCheck>("ddp-rank-gated-barrier");
   CheckFactories.registerCheck<RendezvousConfigCheck>("ddp-rendezvous-config");
   CheckFactories.registerCheck<SamplerDropLastCheck>("ddp-sampler-drop-last");
+  CheckFactories.registerCheck<UnusedParametersCheck>("ddp-unused-parameters");
 }
 
 void registerDdpModule() {

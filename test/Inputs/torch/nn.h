@@ -5,10 +5,34 @@
 #include <c10d/ProcessGroup.hpp>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace torch {
 namespace nn {
+template <typename Contained> class ModuleHolder {
+public:
+  ModuleHolder();
+  ModuleHolder(std::nullptr_t);
+  ModuleHolder(std::shared_ptr<Contained> module);
+  template <typename Head, typename... Tail,
+            typename = std::enable_if_t<
+                !std::is_same<std::decay_t<Head>, std::nullptr_t>::value &&
+                !std::is_same<std::decay_t<Head>,
+                              std::shared_ptr<Contained>>::value>>
+  explicit ModuleHolder(Head &&head, Tail &&...tail);
+  Contained *operator->();
+  const Contained *operator->() const;
+  Contained &operator*();
+  template <typename... Args> auto operator()(Args &&...args) {
+    return impl_->forward(std::forward<Args>(args)...);
+  }
+  const std::shared_ptr<Contained> &ptr() const;
+
+private:
+  std::shared_ptr<Contained> impl_;
+};
+
 class Module {
 public:
   virtual ~Module() = default;
@@ -20,26 +44,10 @@ public:
   std::shared_ptr<ModuleType>
   register_module(std::string name, std::shared_ptr<ModuleType> module);
   template <typename ModuleType>
-  std::shared_ptr<ModuleType> register_module(std::string name,
-                                              ModuleType holder);
+  std::shared_ptr<ModuleType>
+  register_module(std::string name, ModuleHolder<ModuleType> module_holder);
   at::Tensor &register_parameter(std::string name, at::Tensor tensor,
                                  bool requires_grad = true);
-};
-
-template <typename Contained> class ModuleHolder {
-public:
-  ModuleHolder(std::nullptr_t);
-  template <typename... Args> explicit ModuleHolder(Args &&...args);
-  Contained *operator->();
-  const Contained *operator->() const;
-  Contained &operator*();
-  template <typename... Args> auto operator()(Args &&...args) {
-    return impl_->forward(std::forward<Args>(args)...);
-  }
-  const std::shared_ptr<Contained> &ptr() const;
-
-private:
-  std::shared_ptr<Contained> impl_;
 };
 
 #define TORCH_MODULE(Name)                                                     \
