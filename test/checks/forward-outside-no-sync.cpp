@@ -167,6 +167,25 @@ void reducerTwice(torch::nn::Linear &model, const PG &pg, at::Tensor a,
 // CHECK-NOTES: :[[@LINE-6]]:11: note: the c10d::Reducer over the parameters of 'model' is armed here
 // CHECK-NOTES: :[[@LINE-8]]:19: note: run the extra forward passes under the no-sync guard ('no_sync()'), or through the module without the wrapper, or sum the losses of one forward pass
 
+// A teacher-student loop: the synchronised student also produces its own
+// soft targets, outside the guard, before the one backward of the step.
+void distillOutsideGuard(dist::DistributedDataParallel &student,
+                         torch::nn::Linear &teacher,
+                         torch::optim::SGD &optimizer,
+                         const std::vector<at::Tensor> &batches) {
+  for (const at::Tensor &x : batches) {
+    optimizer.zero_grad();
+    at::Tensor soft = student(augment(x)).detach();
+    at::Tensor out = student(x);
+    mse(out, soft + teacher(x)).backward();
+    optimizer.step();
+  }
+}
+// CHECK-NOTES: :[[@LINE-5]]:22: warning: second forward pass of 'student' before its gradients are synchronised: synchronisation expects one forward pass per backward [ddp-forward-outside-no-sync]
+// CHECK-NOTES: :[[@LINE-7]]:23: note: first forward pass here
+// CHECK-NOTES: :[[@LINE-6]]:33: note: 'backward' synchronises the gradients of 'student' here
+// CHECK-NOTES: :[[@LINE-8]]:22: note: run the extra forward passes under the no-sync guard ('no_sync()'), or through the module without the wrapper, or sum the losses of one forward pass
+
 //===----------------------------------------------------------------------===//
 // Gradient accumulation that synchronises every micro-step.
 //===----------------------------------------------------------------------===//
@@ -244,6 +263,24 @@ void extraPassUnderGuard(dist::DistributedDataParallel &student, at::Tensor x) {
     target = student(augment(x)).detach();
   }
   mse(student(x), target).backward();
+}
+
+// The same loop with the soft targets under the guard.
+void distillUnderGuard(dist::DistributedDataParallel &student,
+                       torch::nn::Linear &teacher,
+                       torch::optim::SGD &optimizer,
+                       const std::vector<at::Tensor> &batches) {
+  for (const at::Tensor &x : batches) {
+    optimizer.zero_grad();
+    at::Tensor soft;
+    {
+      auto guard = student->no_sync();
+      soft = student(augment(x)).detach();
+    }
+    at::Tensor out = student(x);
+    mse(out, soft + teacher(x)).backward();
+    optimizer.step();
+  }
 }
 
 // The whole step under a guard built directly: nothing synchronises.
