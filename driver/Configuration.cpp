@@ -52,7 +52,9 @@ Configuration::optionsFor(llvm::StringRef File) const {
   std::string Error;
   auto Get = [&](llvm::StringRef Name, std::string &Into,
                  std::string *From = nullptr) {
-    for (const auto &[Opts, Source] : Sources) {
+    for (const auto &Entry : Sources) {
+      const auto &Opts = Entry.first;
+      const auto &Source = Entry.second;
       auto Find = [&](const std::string &Key) {
         auto It = Opts.CheckOptions.find(Key);
         if (It == Opts.CheckOptions.end())
