@@ -34,7 +34,7 @@ struct AuxHeadNetImpl : torch::nn::Module {
 };
 // CHECK-NOTES: :[[@LINE-6]]:15: warning: 'aux' takes part in the forward pass of 'AuxHeadNetImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-8]]:5: note: 'aux' is used only on this branch
-// CHECK-NOTES: :[[@LINE+167]]:33: note: 'AuxHeadNetImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
+// CHECK-NOTES: :[[@LINE+192]]:33: note: 'AuxHeadNetImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
 // CHECK-NOTES: :[[@LINE-9]]:15: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 TORCH_MODULE(AuxHeadNet);
 
@@ -53,7 +53,7 @@ struct TrainingHeadImpl : torch::nn::Module {
 };
 // CHECK-NOTES: :[[@LINE-5]]:15: warning: 'head' takes part in the forward pass of 'TrainingHeadImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-7]]:5: note: 'head' is used only on this branch
-// CHECK-NOTES: :[[@LINE+155]]:49: note: 'TrainingHeadImpl' is synchronised with 'find_unused_parameters' set to false by this wrapper
+// CHECK-NOTES: :[[@LINE+180]]:49: note: 'TrainingHeadImpl' is synchronised with 'find_unused_parameters' set to false by this wrapper
 // CHECK-NOTES: :[[@LINE-8]]:15: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 TORCH_MODULE(TrainingHead);
 
@@ -75,15 +75,15 @@ struct ShortcutImpl : torch::nn::Module {
   at::Tensor bias;
 };
 // CHECK-NOTES: :[[@LINE-12]]:14: warning: 'legacy' is registered in 'ShortcutImpl' but its forward never uses it: with 'find_unused_parameters' off, the gradient reduction waits for its gradients, which never come [ddp-unused-parameters]
-// CHECK-NOTES: :[[@LINE+140]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
+// CHECK-NOTES: :[[@LINE+165]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
 // CHECK-NOTES: :[[@LINE-14]]:14: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 // CHECK-NOTES: :[[@LINE-11]]:21: warning: 'bias' takes part in the forward pass of 'ShortcutImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-12]]:9: note: 'bias' is used only on this branch
-// CHECK-NOTES: :[[@LINE+136]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
+// CHECK-NOTES: :[[@LINE+161]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
 // CHECK-NOTES: :[[@LINE-14]]:21: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 // CHECK-NOTES: :[[@LINE-12]]:12: warning: 'proj' takes part in the forward pass of 'ShortcutImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-14]]:7: note: this return skips 'proj'
-// CHECK-NOTES: :[[@LINE+132]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
+// CHECK-NOTES: :[[@LINE+157]]:52: note: 'ShortcutImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
 // CHECK-NOTES: :[[@LINE-15]]:12: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 TORCH_MODULE(Shortcut);
 
@@ -104,7 +104,7 @@ struct HelperHeadImpl : torch::nn::Module {
 };
 // CHECK-NOTES: :[[@LINE-5]]:11: warning: 'extra' takes part in the forward pass of 'HelperHeadImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-7]]:5: note: 'extra' is used only on this branch
-// CHECK-NOTES: :[[@LINE+116]]:37: note: 'HelperHeadImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
+// CHECK-NOTES: :[[@LINE+141]]:37: note: 'HelperHeadImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
 // CHECK-NOTES: :[[@LINE-8]]:11: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 TORCH_MODULE(HelperHead);
 
@@ -166,11 +166,11 @@ struct MultiTaskImpl : torch::nn::Module {
 };
 // CHECK-NOTES: :[[@LINE-7]]:14: warning: 'classify' takes part in the forward pass of 'MultiTaskImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-10]]:5: note: 'classify' is used only on this branch
-// CHECK-NOTES: :[[@LINE+59]]:33: note: 'MultiTaskImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
+// CHECK-NOTES: :[[@LINE+84]]:33: note: 'MultiTaskImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
 // CHECK-NOTES: :[[@LINE-10]]:14: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 // CHECK-NOTES: :[[@LINE-9]]:14: warning: 'regress' takes part in the forward pass of 'MultiTaskImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-14]]:5: note: 'regress' is used only on this branch
-// CHECK-NOTES: :[[@LINE+55]]:33: note: 'MultiTaskImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
+// CHECK-NOTES: :[[@LINE+80]]:33: note: 'MultiTaskImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
 // CHECK-NOTES: :[[@LINE-12]]:14: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 
 // forward defined out of line, with an early return in evaluation.
@@ -191,8 +191,33 @@ at::Tensor DeepSupervisionImpl::forward(at::Tensor x) {
 }
 // CHECK-NOTES: :[[@LINE-2]]:14: warning: 'side' takes part in the forward pass of 'DeepSupervisionImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
 // CHECK-NOTES: :[[@LINE-4]]:5: note: this return skips 'side'
-// CHECK-NOTES: :[[@LINE+39]]:48: note: 'DeepSupervisionImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
+// CHECK-NOTES: :[[@LINE+64]]:48: note: 'DeepSupervisionImpl' is synchronised with 'find_unused_parameters' set to false by this c10d::Reducer
 // CHECK-NOTES: :[[@LINE-5]]:14: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
+
+// A gate evaluated only when a flag is set (the right of &&); a refiner
+// used in a while loop (taken to run), and a layer used through `this->` on
+// both sides of a branch.
+struct GatedImpl : torch::nn::Module {
+  GatedImpl() {
+    gate = register_module("gate", torch::nn::Linear(4, 1));
+    refiner = register_module("refiner", torch::nn::Linear(4, 4));
+    out = register_module("out", torch::nn::Linear(4, 4));
+  }
+  at::Tensor forward(at::Tensor x, bool gated, int rounds) {
+    if (gated && gate(x).is_nonzero())
+      x = x + x;
+    while (rounds-- > 0)
+      x = refiner(x);
+    if (gated)
+      return this->out(x);
+    return this->out(x + x);
+  }
+  torch::nn::Linear gate{nullptr}, refiner{nullptr}, out{nullptr};
+};
+// CHECK-NOTES: :[[@LINE-10]]:18: warning: 'gate' takes part in the forward pass of 'GatedImpl' only on some paths: with 'find_unused_parameters' off, the gradient reduction waits for its gradients on the steps that skip it [ddp-unused-parameters]
+// CHECK-NOTES: :[[@LINE-11]]:9: note: 'gate' is used only on this branch
+// CHECK-NOTES: :[[@LINE+44]]:16: note: 'GatedImpl' is synchronised with 'find_unused_parameters' off by default by this wrapper
+// CHECK-NOTES: :[[@LINE-13]]:18: note: use every parameter on every path (add the unused output multiplied by zero to the loss), or turn 'find_unused_parameters' on, which costs a traversal of the autograd graph every step
 
 //===----------------------------------------------------------------------===//
 // Synchronisation with find_unused_parameters off.
@@ -233,6 +258,11 @@ void reduceDeepSupervision(const PG &pg) {
   c10d::Reducer reducer(net->parameters(), pg, false);
 }
 
+void wrapGated(const PG &pg) {
+  auto net = std::make_shared<GatedImpl>();
+  auto model = std::make_shared<dist::DistributedDataParallelImpl>(net, pg);
+}
+
 //===----------------------------------------------------------------------===//
 // Silent.
 //===----------------------------------------------------------------------===//
@@ -266,4 +296,13 @@ void wrapCached(const PG &pg) {
 // Not synchronised at all.
 void trainLocally(Shortcut &net, at::Tensor x) {
   net->forward(x, true, false).backward();
+}
+
+// find_unused_parameters on, for a Reducer and through make_shared.
+void reduceAuxHeadFindUnused(const PG &pg) {
+  AuxHeadNet net(true);
+  c10d::Reducer reducer(net->parameters(), pg,
+                        /*find_unused_parameters=*/true);
+  auto model = std::make_shared<dist::DistributedDataParallelImpl>(
+      net.ptr(), pg, /*find_unused_parameters=*/true);
 }
