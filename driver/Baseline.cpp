@@ -12,15 +12,22 @@ namespace ddp::driver {
 static constexpr llvm::StringLiteral Format = "ddp-lint-baseline";
 
 llvm::Expected<Baseline> Baseline::read(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "baseline '%s': cannot read it: %s",
+        Path.str().c_str(), Buffer.getError().message().c_str());
+  return parse((*Buffer)->getBuffer(), Path);
+}
+
+llvm::Expected<Baseline> Baseline::parse(llvm::StringRef Text,
+                                         llvm::StringRef Path) {
   auto Fail = [&](const std::string &Why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "baseline '%s': %s", Path.str().c_str(),
                                    Why.c_str());
   };
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return Fail("cannot read it: " + Buffer.getError().message());
-  auto Value = json::parse((*Buffer)->getBuffer());
+  auto Value = json::parse(Text);
   if (!Value)
     return Fail("not valid JSON: " + llvm::toString(Value.takeError()));
   const json::Object *Top = Value->getAsObject();

@@ -14,6 +14,9 @@ namespace ddp::driver {
 class Baseline {
 public:
   static llvm::Expected<Baseline> read(llvm::StringRef Path);
+  /// The baseline in \p Text, the contents of \p Path.
+  static llvm::Expected<Baseline> parse(llvm::StringRef Text,
+                                        llvm::StringRef Path);
   static llvm::Error write(llvm::StringRef Path,
                            const std::vector<Diagnostic> &Findings,
                            llvm::StringRef SourceRoot);

@@ -31,14 +31,22 @@ llvm::Expected<Configuration> Configuration::create(llvm::StringRef ConfigFile) 
     return llvm::createStringError(Buffer.getError(), "cannot read '%s': %s",
                                    ConfigFile.str().c_str(),
                                    Buffer.getError().message().c_str());
-  auto Parsed = clang::tidy::parseConfiguration(**Buffer);
+  return fromText((*Buffer)->getBuffer(), ConfigFile);
+}
+
+llvm::Expected<Configuration> Configuration::fromText(llvm::StringRef Text,
+                                                      llvm::StringRef Name) {
+  Configuration C;
+  auto Parsed = clang::tidy::parseConfiguration(
+      llvm::MemoryBufferRef(Text, Name));
   if (!Parsed)
     return llvm::createStringError(Parsed.getError(),
                                    "'%s' is not a valid configuration: %s",
-                                   ConfigFile.str().c_str(),
+                                   Name.str().c_str(),
                                    Parsed.getError().message().c_str());
   C.Provider = std::make_unique<clang::tidy::DefaultOptionsProvider>(
-      ClangTidyGlobalOptions(), Defaults.merge(*Parsed, 0));
+      ClangTidyGlobalOptions(),
+      ClangTidyOptions::getDefaults().merge(*Parsed, 0));
   return C;
 }
 

@@ -21,6 +21,10 @@ class Configuration {
 public:
   /// \p ConfigFile, if not empty, replaces the .clang-tidy search.
   static llvm::Expected<Configuration> create(llvm::StringRef ConfigFile);
+  /// The configuration in \p Text (YAML, as in .clang-tidy), the contents
+  /// of \p Name.
+  static llvm::Expected<Configuration> fromText(llvm::StringRef Text,
+                                                llvm::StringRef Name);
   Configuration(Configuration &&);
   ~Configuration();
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include "CompileDatabase.h"
 #include "Configuration.h"
 #include "Linker.h"
 #include "Reporters.h"
@@ -291,16 +292,10 @@ int main(int argc, const char **argv) {
       if (!llvm::sys::fs::exists(Json))
         return fail("'" + Json + "': no such file (-p names the build "
                     "directory that holds compile_commands.json)");
-      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          Json, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!Database)
-        return fail("'" + Json + "' is not a valid compile database: " +
-                    llvm::StringRef(Error).trim().split('\n').first);
-      // As clang-tidy reads it: response files expanded, and files the
-      // database does not list (headers) get the command of a similar one.
-      Database = clang::tooling::inferMissingCompileCommands(
-          clang::tooling::expandResponseFiles(std::move(Database),
-                                              llvm::vfs::getRealFileSystem()));
+      auto Read = readCompileDatabase(Json);
+      if (!Read)
+        return fail(llvm::toString(Read.takeError()));
+      Database = std::move(*Read);
     } else if (!SourcePaths.empty()) {
       Database = clang::tooling::CompilationDatabase::autoDetectFromSource(
           SourcePaths.front(), Error);

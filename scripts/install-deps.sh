@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build python3 python3-psutil
   clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+  libclang-rt-22-dev libfuzzer-22-dev
   libfmt-dev libzstd-dev
   libicu72
   libtorch-dev libgloo-dev

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ (with AddressSanitizer and
+# UndefinedBehaviorSanitizer) against one LLVM release and runs each for a
+# bounded time, starting from the seed corpus in fuzz/corpus/<input>/. Exits
+# non-zero if a target crashes, leaks or trips a sanitizer; the input that
+# did is left in the work directory.
+#
+# usage: scripts/fuzz.sh [SECONDS per target (default 60)] [LLVM_MAJOR (default 22)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+major=${2:-22}
+build=$root/build/fuzz-$major
+sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DDDP_LLVM_VERSION="$major" -DDDP_FUZZ=ON -DBUILD_TESTING=OFF \
+  -DCMAKE_CXX_FLAGS="$sanitizers -fno-omit-frame-pointer" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+targets=(summary_file baseline check_options compile_database)
+ninja -C "$build" -j"$(nproc)" "${targets[@]/%/_fuzzer}"
+
+work=$(mktemp -d)
+status=0
+for input in "${targets[@]}"; do
+  corpus=$work/$input
+  mkdir -p "$corpus"
+  cp "$root/fuzz/corpus/$input/"* "$corpus/"
+  echo "=== fuzz $input for ${seconds}s"
+  (cd "$work" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+    "$build/fuzz/${input}_fuzzer" -max_total_time="$seconds" \
+    -print_final_stats=1 -artifact_prefix="$work/$input-" "$corpus" \
+    2>"$work/$input.log") || status=$?
+  grep -E "^(stat::number_of_executed_units|stat::new_units_added|Done)" \
+    "$work/$input.log" || true
+  if [[ $status -ne 0 ]]; then
+    echo "fuzz: $input failed; its log and the crashing input are in $work"
+    tail -40 "$work/$input.log"
+    exit 1
+  fi
+done
+rm -rf "$work"
+echo "fuzz: ${#targets[@]} targets, ${seconds}s each, no finding"
