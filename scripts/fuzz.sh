@@ -30,7 +30,7 @@ for input in "${targets[@]}"; do
     "$build/fuzz/${input}_fuzzer" -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$work/$input-" "$corpus" \
     2>"$work/$input.log") || status=$?
-  grep -E "^(stat::number_of_executed_units|stat::new_units_added|Done)" \
+  grep -aE "^(stat::number_of_executed_units|stat::new_units_added|Done)" \
     "$work/$input.log" || true
   if [[ $status -ne 0 ]]; then
     echo "fuzz: $input failed; its log and the crashing input are in $work"

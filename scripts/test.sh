@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # From a fresh clone: installs the dependencies, builds ddp-lint against
-# LLVM 22 and LLVM 19, and runs the whole lit test suite against each.
+# LLVM 22 and LLVM 19, runs the whole lit test suite against each, and runs
+# the fuzz targets (scripts/fuzz.sh) for a bounded time.
 #
 # usage: scripts/test.sh [--only-22]
 set -euo pipefail
@@ -37,4 +38,15 @@ for major in "${majors[@]}"; do
 done
 rm -f "$log"
 echo "$passed passed, $failed failed"
+
+# The parsers of every input ddp-lint reads, fuzzed for a bounded time with
+# AddressSanitizer and UndefinedBehaviorSanitizer (DDP_FUZZ_SECONDS per
+# target, default 60).
+echo "=== fuzz, LLVM 22"
+if "$root/scripts/fuzz.sh" "${DDP_FUZZ_SECONDS:-60}" 22; then
+  echo "fuzz: passed"
+else
+  echo "fuzz: FAILED"
+  status=1
+fi
 exit $status
