@@ -31,18 +31,6 @@ void ForwardOutsideNoSyncCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
-/// The user's function definitions, lambdas' included.
-class FunctionFinder : public ::ddp::UserCodeVisitor<FunctionFinder> {
-public:
-  using UserCodeVisitor::UserCodeVisitor;
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
-      Functions.push_back(FD);
-    return true;
-  }
-  std::vector<const FunctionDecl *> Functions;
-};
-
 SourceLocation callLoc(const CallExpr *Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     return Member->getExprLoc();
@@ -62,7 +50,7 @@ std::string declName(const ValueDecl *D) {
 void ForwardOutsideNoSyncCheck::check(const MatchFinder::MatchResult &Result) {
   ::ddp::AnalysisContext Context(*Result.Context, Analysis);
   ::ddp::GradientSyncModel Sync(Analysis);
-  FunctionFinder Finder(Context);
+  ::ddp::UserFunctions Finder(Context);
   Finder.TraverseDecl(Result.Context->getTranslationUnitDecl());
   ::ddp::ReducedModules Reduced;
   for (const FunctionDecl *FD : Finder.Functions)

@@ -34,20 +34,6 @@ void P2pDeadlockCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-namespace {
-/// The user's function definitions, lambdas' included.
-class FunctionFinder : public ::ddp::UserCodeVisitor<FunctionFinder> {
-public:
-  using UserCodeVisitor::UserCodeVisitor;
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
-      Functions.push_back(FD);
-    return true;
-  }
-  std::vector<const FunctionDecl *> Functions;
-};
-} // namespace
-
 static SourceLocation callLoc(const CallExpr *Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     return Member->getExprLoc();
@@ -56,7 +42,7 @@ static SourceLocation callLoc(const CallExpr *Call) {
 
 void P2pDeadlockCheck::check(const MatchFinder::MatchResult &Result) {
   ::ddp::AnalysisContext Context(*Result.Context, Analysis);
-  FunctionFinder Finder(Context);
+  ::ddp::UserFunctions Finder(Context);
   Finder.TraverseDecl(Result.Context->getTranslationUnitDecl());
   for (const FunctionDecl *FD : Finder.Functions)
     report(FD, Context);

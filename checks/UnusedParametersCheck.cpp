@@ -28,17 +28,6 @@ void UnusedParametersCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
-class FunctionFinder : public ::ddp::UserCodeVisitor<FunctionFinder> {
-public:
-  using UserCodeVisitor::UserCodeVisitor;
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
-      Functions.push_back(FD);
-    return true;
-  }
-  std::vector<const FunctionDecl *> Functions;
-};
-
 /// How a branch around a use reads in a note.
 unsigned branchKind(const Stmt *S) {
   if (isa<ReturnStmt>(S))
@@ -51,7 +40,7 @@ unsigned branchKind(const Stmt *S) {
 
 void UnusedParametersCheck::check(const MatchFinder::MatchResult &Result) {
   ::ddp::AnalysisContext Context(*Result.Context, Analysis);
-  FunctionFinder Finder(Context);
+  ::ddp::UserFunctions Finder(Context);
   Finder.TraverseDecl(Result.Context->getTranslationUnitDecl());
   llvm::DenseSet<const FieldDecl *> Reported;
   for (const FunctionDecl *FD : Finder.Functions) {

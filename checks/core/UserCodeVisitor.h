@@ -5,6 +5,7 @@
 
 #include "core/AnalysisContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <vector>
 
 namespace ddp {
 
@@ -29,6 +30,19 @@ public:
 
 private:
   const AnalysisContext &Libraries;
+};
+
+/// The user's function definitions (lambdas' call operators included), in
+/// the order they appear.
+class UserFunctions : public UserCodeVisitor<UserFunctions> {
+public:
+  using UserCodeVisitor::UserCodeVisitor;
+  bool VisitFunctionDecl(clang::FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
+      Functions.push_back(FD);
+    return true;
+  }
+  std::vector<const clang::FunctionDecl *> Functions;
 };
 
 } // namespace ddp
