@@ -374,28 +374,11 @@ void collectReducedModules(const FunctionDecl *FD, const AnalysisContext &Ctx,
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (!Entry || Entry->Role != CallRole::ArmsGradSync)
       continue;
-    // Reducer(model->parameters(), ...): find the parameters() call.
-    llvm::SmallVector<const Stmt *, 8> Args{Construct->getArg(0)};
-    while (!Args.empty()) {
-      const Stmt *A = Args.pop_back_val();
-      if (!A)
-        continue;
-      if (const auto *Member = dyn_cast<CXXMemberCallExpr>(A)) {
-        const FunctionDecl *Callee = Member->getDirectCallee();
-        if (Callee && Callee->getDeclName().isIdentifier() &&
-            Callee->getName() == "parameters")
-          if (const ValueDecl *Module = GradientSyncModel::heldModule(
-                  Member->getImplicitObjectArgument()))
-            Out.insert(Module);
-      }
-      // auto params = model->parameters(); Reducer reducer(params, ...).
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-          if (VD->hasLocalStorage() && VD->getInit())
-            Args.push_back(VD->getInit());
-      for (const Stmt *Child : A->children())
-        Args.push_back(Child);
-    }
+    // Reducer(model->parameters(), ...).
+    if (const Expr *Owner =
+            GradientSyncModel::parametersOwner(Construct->getArg(0)))
+      if (const ValueDecl *Module = GradientSyncModel::heldModule(Owner))
+        Out.insert(Module);
   }
 }
 

@@ -135,6 +135,29 @@ const ValueDecl *GradientSyncModel::heldModule(const Expr *E) {
   return nullptr;
 }
 
+const Expr *GradientSyncModel::parametersOwner(const Expr *Params) {
+  llvm::SmallVector<const Stmt *, 8> Work{Params};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S)) {
+      const FunctionDecl *Callee = Member->getDirectCallee();
+      if (Callee && Callee->getDeclName().isIdentifier() &&
+          Callee->getName() == "parameters")
+        return Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    }
+    // auto params = model->parameters(); Reducer reducer(params, ...).
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && VD->getInit())
+          Work.push_back(VD->getInit());
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return nullptr;
+}
+
 const ValueDecl *GradientSyncModel::forwardTarget(const CallExpr *Call) {
   // m->forward(x), m.forward(x).
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {

@@ -53,6 +53,10 @@ public:
   /// `m(x)` on a module holder, `m.forward(x)`. The module is the variable,
   /// parameter or field that holds it.
   static const clang::ValueDecl *forwardTarget(const clang::CallExpr *Call);
+  /// For the parameters given to a c10d::Reducer (`model->parameters()`,
+  /// directly or through a local variable): the object whose parameters()
+  /// they are, or null.
+  static const clang::Expr *parametersOwner(const clang::Expr *Params);
   /// The variable, parameter or field \p E names, looking through `->`,
   /// `*`, `.get()`, `.ptr()` and implicit conversions.
   static const clang::ValueDecl *heldModule(const clang::Expr *E);

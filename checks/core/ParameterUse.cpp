@@ -119,29 +119,8 @@ const Expr *findUnusedArgument(const CXXRecordDecl *Wrapper,
 
 /// Reducer(model->parameters(), ...): the module class of `model`.
 const CXXRecordDecl *reducedModule(const Expr *Params) {
-  llvm::SmallVector<const Stmt *, 8> Work{Params};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S)) {
-      const FunctionDecl *Callee = Member->getDirectCallee();
-      if (Callee && Callee->getDeclName().isIdentifier() &&
-          Callee->getName() == "parameters")
-        if (const CXXRecordDecl *RD =
-                moduleClass(Member->getImplicitObjectArgument()
-                                ->IgnoreParenImpCasts()
-                                ->getType()))
-          return RD;
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (VD->hasLocalStorage() && VD->getInit())
-          Work.push_back(VD->getInit());
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
-  return nullptr;
+  const Expr *Owner = GradientSyncModel::parametersOwner(Params);
+  return Owner ? moduleClass(Owner->getType()) : nullptr;
 }
 
 /// LibTorch modules without parameters: using them on some paths only is
