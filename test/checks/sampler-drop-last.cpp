@@ -111,6 +111,20 @@ void nextBatchOverOwnFile(c10d::ProcessGroup *pg, Tensors &grads) {
 // CHECK-NOTES: :[[@LINE-9]]:9: note: 'shard' is set from 'shard("train-" + std::to_string(pg->getRank()...' here
 // CHECK-NOTES: :[[@LINE-9]]:17: note: the loader's default sampler walks all of this rank's dataset, whose size depends on the rank; share one dataset and pass 'DistributedRandomSampler(size, world_size, rank)', or make every rank run the same number of steps: an allreduce with MIN of the local number of batches, then stop there
 
+// Iterators from begin() and end().
+void iteratorsOverOwnFile(c10d::ProcessGroup *pg, Tensors &grads) {
+  Shard shard("train-" + std::to_string(pg->getRank()) + ".bin");
+  auto loader = make_data_loader(shard, DataLoaderOptions().batch_size(8));
+  for (auto it = loader->begin(); it != loader->end(); ++it)
+    pg->allreduce(grads)->wait();
+}
+// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is called once per batch, and ranks get different numbers of batches from 'loader' [ddp-sampler-drop-last]
+// CHECK-NOTES: :[[@LINE-4]]:35: note: this loop condition depends on the rank
+// CHECK-NOTES: :[[@LINE-5]]:18: note: 'it' is set from 'loader->begin()' here
+// CHECK-NOTES: :[[@LINE-7]]:17: note: 'loader' is set from 'make_data_loader(shard, DataLoaderOptions().b...' here
+// CHECK-NOTES: :[[@LINE-9]]:9: note: 'shard' is set from 'shard("train-" + std::to_string(pg->getRank()...' here
+// CHECK-NOTES: :[[@LINE-9]]:17: note: the loader's default sampler walks all of this rank's dataset, whose size depends on the rank; share one dataset and pass 'DistributedRandomSampler(size, world_size, rank)', or make every rank run the same number of steps: an allreduce with MIN of the local number of batches, then stop there
+
 // A barrier per batch: this check reports it, not ddp-rank-gated-barrier.
 void barrierPerBatch(c10d::ProcessGroup *pg) {
   Shard shard("val-" + std::to_string(pg->getRank()) + ".bin");
@@ -197,7 +211,7 @@ void stridedShardAssign(c10d::ProcessGroup *pg, Tensors &grads, int n) {
 // CHECK-NOTES: :[[@LINE-4]]:31: note: this loop condition depends on the rank
 // CHECK-NOTES: :[[@LINE-5]]:42: note: 'i' is set from 'i + pg->getSize()' here
 // CHECK-NOTES: :[[@LINE-6]]:16: note: 'i' is set from 'pg->getRank()' here
-// CHECK-NOTES: :[[@LINE-173]]:3: note: 'syncGradients' calls 'allreduce' here
+// CHECK-NOTES: :[[@LINE-187]]:3: note: 'syncGradients' calls 'allreduce' here
 // CHECK-NOTES: :[[@LINE-8]]:3: note: run the same number of iterations on every rank (the largest share, or the smallest) and skip the work past the end of this rank's share, not the collective
 
 //===----------------------------------------------------------------------===//
