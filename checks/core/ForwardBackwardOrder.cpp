@@ -5,6 +5,7 @@
 #include "core/ClassHierarchy.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/GradientSync.h"
+#include "core/LoopBody.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -283,15 +284,7 @@ void Walker::finish(ASTContext &AST) {
     }
     if (Conditional)
       continue;
-    const Stmt *Body = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(Loop))
-      Body = For->getBody();
-    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-      Body = While->getBody();
-    else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-      Body = Do->getBody();
-    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-      Body = Range->getBody();
+    const Stmt *Body = loopBody(Loop);
     llvm::SmallVector<const CallExpr *, 2> Steps;
     findSteps(Body, Steps);
     if (!Steps.empty()) {

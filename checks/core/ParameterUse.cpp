@@ -5,6 +5,7 @@
 #include "core/ClassHierarchy.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/GradientSync.h"
+#include "core/LoopBody.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -357,14 +358,9 @@ std::vector<PartialUse> partialUses(const CXXRecordDecl *Module) {
       memberRefs(Term, Module, Refs);
     // A loop in forward is taken to run at least once (over the layers of
     // a model): what its body uses counts as used at its head.
+    // (A do loop's body comes before its test and is used anyway.)
     const Stmt *Loop = B->getTerminatorStmt();
-    const Stmt *Body = nullptr;
-    if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
-      Body = For->getBody();
-    else if (const auto *While = dyn_cast_or_null<WhileStmt>(Loop))
-      Body = While->getBody();
-    else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop))
-      Body = Range->getBody();
+    const Stmt *Body = isa_and_nonnull<DoStmt>(Loop) ? nullptr : loopBody(Loop);
     if (Body) {
       llvm::SmallVector<const Stmt *, 16> Inside{Body};
       while (!Inside.empty()) {
