@@ -19,7 +19,7 @@ RankDivergenceCheckBase::RankDivergenceCheckBase(StringRef Name,
     : ClangTidyCheck(Name, Context), TidyContext(Context) {
   // Both checks read the same settings: set once as global options
   // (CheckOptions: {Collectives: 'MyComm::sync'}), or per check.
-  Analysis = readAnalysisOptions(Options);
+  Analysis = readAnalysisOptions(*this, Options);
 }
 
 void RankDivergenceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
@@ -61,7 +61,31 @@ void RankDivergenceCheckBase::check(const MatchFinder::MatchResult &Result) {
       continue;
     report(F, *Result.Context);
   }
+  if (reportsSkips())
+    reportSkipped(TU);
   checkMore(TU, *Result.Context);
+}
+
+bool RankDivergenceCheckBase::reportsSkips() const {
+  for (StringRef Name : {"ddp-collective-in-rank-branch",
+                         "ddp-rank-gated-barrier", "ddp-sampler-drop-last"})
+    if (TidyContext->isCheckEnabled(Name))
+      return Name == getID();
+  return false;
+}
+
+void RankDivergenceCheckBase::reportSkipped(
+    const ::ddp::TranslationUnitAnalysis &TU) {
+  // A remark, not a warning: the code is not known to be wrong, and
+  // --warnings-as-errors should not fail on it.
+  for (const ::ddp::FunctionAnalysis *FA : TU.skipped())
+    diag(FA->decl()->getLocation(),
+         "the ddp analysis of %0 was skipped: it needs more than %1 steps "
+         "(option AnalysisBudget) for its %2 rank-dependent branches, so "
+         "its collectives are not checked",
+         DiagnosticIDs::Remark)
+        << FA->decl() << Analysis.AnalysisBudget
+        << FA->divergentBranchCount();
 }
 
 std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {

@@ -59,6 +59,11 @@ protected:
 
 private:
   void report(const ::ddp::Finding &F, ASTContext &Context);
+  /// True if this check says which functions ran out of the analysis
+  /// budget: the first enabled of the checks that share the analysis, so
+  /// that each is said once.
+  bool reportsSkips() const;
+  void reportSkipped(const ::ddp::TranslationUnitAnalysis &TU);
   void explain(const ::ddp::Finding &F);
 
   ::ddp::AnalysisOptions Analysis;

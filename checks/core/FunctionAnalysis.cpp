@@ -112,6 +112,22 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
 
 FunctionAnalysis::~FunctionAnalysis() = default;
 
+bool FunctionAnalysis::spend(uint64_t N) {
+  Steps += N;
+  if (!Skipped && Ctx.Opts.AnalysisBudget != 0 &&
+      Steps > Ctx.Opts.AnalysisBudget) {
+    // Out of budget: report nothing here rather than take unbounded time
+    // in the editor or the CI job. The summary stays (it is linear to build).
+    Skipped = true;
+    Control.clear();
+  }
+  return !Skipped;
+}
+
+unsigned FunctionAnalysis::divergentBranchCount() const {
+  return Uniformity ? Uniformity->divergentBranches().size() : 0;
+}
+
 const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
   if (!Cfg || !S)
     return nullptr;
@@ -174,6 +190,7 @@ FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
         Work.push_back(Succ);
       }
   }
+  Steps += Blocks.size();
   llvm::sort(Blocks, [&](const CFGBlock *A, const CFGBlock *B) {
     return Order[A->getBlockID()] < Order[B->getBlockID()];
   });
@@ -186,13 +203,16 @@ void FunctionAnalysis::computeUniformity() {
   // Values assigned under a rank-dependent branch are divergent after it; the
   // branches depend on the values. Alternate until both settle.
   Control.clear();
-  for (unsigned Round = 0; Round < 6; ++Round) {
-    Uniformity->run(Control);
+  for (unsigned Round = 0; Round < 6 && !Skipped; ++Round) {
+    if (!spend(Uniformity->run(Control)))
+      return;
     ControlDivergence Next;
     for (const CFGBlock *B : Uniformity->order()) {
       const Origin *Why = Uniformity->branchDivergence(B);
       if (!Why)
         continue;
+      if (!spend(0))
+        return;
       const CFGBlock *Join = joinOf(B);
       llvm::DenseSet<const CFGBlock *> Seen;
       for (const CFGBlock *Succ : B->succs())
@@ -324,6 +344,7 @@ const SummaryNode *FunctionAnalysis::summarize(
   auto It = Memo.find(From);
   if (It != Memo.end())
     return It->second;
+  ++Steps;
   // Paths that end the job with an error are not compared: null.
   if (const CallExpr *Call = noReturnCall(From))
     if (!isCleanExit(Call, Ctx.AST))
@@ -622,8 +643,9 @@ static Finding::Shape shapeOf(const Stmt *Terminator) {
 
 void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
                                       std::vector<Finding> &Deferred) {
-  if (!Cfg)
+  if (!Cfg || Skipped)
     return;
+  size_t OutBefore = Out.size(), DeferredBefore = Deferred.size();
   // Calls reported, per kind (0: collectives, 1: barriers). A helper call
   // that issues both may get one finding of each kind; the checks decide
   // which to show.
@@ -646,6 +668,12 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   });
 
   for (const CFGBlock *B : Branches) {
+    if (!spend(0)) {
+      // Nothing half-checked: what was found here goes too.
+      Out.resize(OutBefore);
+      Deferred.resize(DeferredBefore);
+      break;
+    }
     const CFGBlock *Join = joinOf(B);
     llvm::SmallVector<const CFGBlock *, 4> Arms;
     llvm::SmallVector<unsigned, 4> ArmIndex;

@@ -69,6 +69,15 @@ public:
   bool isValid() const { return Cfg != nullptr; }
   const clang::FunctionDecl *decl() const { return FD; }
 
+  /// True if the analysis ran out of its budget (AnalysisOptions::
+  /// AnalysisBudget) and stopped: the function's rank-dependent branches are
+  /// not checked, and nothing in it is reported.
+  bool skipped() const { return Skipped; }
+  /// The steps (blocks visited) the analysis took, and the function's
+  /// rank-dependent branches, for the message that says it was skipped.
+  uint64_t steps() const { return Steps; }
+  unsigned divergentBranchCount() const;
+
   /// Phase 1: rank uniformity. Run again whenever the TU's facts grow.
   void computeUniformity();
 
@@ -95,6 +104,9 @@ public:
   const SummaryNode *locatedSummary();
 
 private:
+  /// Counts \p N steps against the budget; false once the budget is spent,
+  /// and from then on the function is skipped.
+  bool spend(uint64_t N);
   const clang::CFGBlock *joinOf(const clang::CFGBlock *B) const;
   std::vector<const clang::CFGBlock *>
   region(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
@@ -160,6 +172,9 @@ private:
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
+  /// Steps taken so far; region() and summarize() count theirs.
+  mutable uint64_t Steps = 0;
+  bool Skipped = false;
 };
 
 } // namespace ddp

@@ -1000,13 +1000,15 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
     collectAliases(Container, Child);
 }
 
-void RankUniformity::run(const ControlDivergence &Control) {
+uint64_t RankUniformity::run(const ControlDivergence &Control) {
   constexpr unsigned MaxPasses = 24;
+  uint64_t Transfers = 0;
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
+    Transfers += RPO.size();
     for (const CFGBlock *B : RPO) {
       DivergenceState State;
       bool First = true;
@@ -1041,6 +1043,7 @@ void RankUniformity::run(const ControlDivergence &Control) {
     if (const Origin *O = Eval.eval(Cond))
       Branches[B] = O;
   }
+  return Transfers;
 }
 
 bool isWorldSizeName(llvm::StringRef Name) {

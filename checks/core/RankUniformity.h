@@ -57,7 +57,8 @@ public:
 
   /// Runs the data flow to a fixed point. Blocks in \p Control are under a
   /// rank-dependent branch: what they assign is divergent after the join.
-  void run(const ControlDivergence &Control);
+  /// Returns the number of block transfers it took.
+  uint64_t run(const ControlDivergence &Control);
 
   /// Why the branch that ends \p B depends on the rank, or null.
   const Origin *branchDivergence(const clang::CFGBlock *B) const {

@@ -122,6 +122,17 @@ FunctionAnalysis *TranslationUnitAnalysis::get(const FunctionDecl *FD) {
   return Result;
 }
 
+std::vector<const FunctionAnalysis *>
+TranslationUnitAnalysis::skipped() const {
+  std::vector<const FunctionAnalysis *> Result;
+  for (const FunctionDecl *FD : Roots) {
+    auto It = Functions.find(FD);
+    if (It != Functions.end() && It->second->skipped())
+      Result.push_back(It->second.get());
+  }
+  return Result;
+}
+
 const FunctionAnalysis *
 TranslationUnitAnalysis::analysisOf(const FunctionDecl *Callee) {
   FunctionAnalysis *FA = get(Callee);

@@ -42,6 +42,9 @@ public:
   void run();
 
   const std::vector<Finding> &findings() const { return Findings; }
+  /// After run(): the functions whose analysis ran out of its budget, in
+  /// discovery order. Nothing in them is reported.
+  std::vector<const FunctionAnalysis *> skipped() const;
   /// Rank-dependent branches whose sides call functions of other TUs: only
   /// the driver can compare them (driver mode only).
   const std::vector<Finding> &deferred() const { return Deferred; }
