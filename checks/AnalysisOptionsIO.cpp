@@ -5,7 +5,8 @@
 namespace clang::tidy::ddp {
 
 ::ddp::AnalysisOptions
-readAnalysisOptions(const ClangTidyCheck::OptionsView &Options) {
+readAnalysisOptions(const ClangTidyCheck &Check,
+                    const ClangTidyCheck::OptionsView &Options) {
   ::ddp::AnalysisOptions Defaults, Analysis;
   Analysis.Collectives = Options.getLocalOrGlobal("Collectives", "").str();
   Analysis.Barriers = Options.getLocalOrGlobal("Barriers", "").str();
@@ -19,6 +20,8 @@ readAnalysisOptions(const ClangTidyCheck::OptionsView &Options) {
       Options.getLocalOrGlobal("RankLocalData", Defaults.RankLocalData);
   Analysis.RankNameHeuristic = Options.getLocalOrGlobal(
       "RankNameHeuristic", Defaults.RankNameHeuristic);
+  Analysis.AnalysisBudget =
+      Options.getLocalOrGlobal("AnalysisBudget", Defaults.AnalysisBudget);
   Analysis.RankNamePattern =
       Options.getLocalOrGlobal("RankNamePattern", Defaults.RankNamePattern)
           .str();
@@ -33,6 +36,13 @@ readAnalysisOptions(const ClangTidyCheck::OptionsView &Options) {
       Options.getLocalOrGlobal("NoSyncGuards", Defaults.NoSyncGuards).str();
   Analysis.SyncFlags =
       Options.getLocalOrGlobal("SyncFlags", Defaults.SyncFlags).str();
+  // Worded like clang-tidy's own "invalid configuration value" warnings;
+  // the checks that read the same global option give the same message,
+  // which clang-tidy shows once.
+  for (const ::ddp::OptionProblem &P : ::ddp::problemsIn(Analysis))
+    Check.configurationDiag("invalid configuration value '%0' for option "
+                            "'%1': %2")
+        << P.Value << P.Option << P.Problem;
   return Analysis;
 }
 
@@ -47,6 +57,7 @@ void storeAnalysisOptions(const ClangTidyCheck::OptionsView &Options,
   Options.store(Opts, "RankEnvVars", Analysis.RankEnvVars);
   Options.store(Opts, "RankLocalData", Analysis.RankLocalData);
   Options.store(Opts, "RankNameHeuristic", Analysis.RankNameHeuristic);
+  Options.store(Opts, "AnalysisBudget", Analysis.AnalysisBudget);
   Options.store(Opts, "RankNamePattern", Analysis.RankNamePattern);
   Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
   Options.store(Opts, "SyncWrappers", Analysis.SyncWrappers);

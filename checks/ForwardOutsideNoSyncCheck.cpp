@@ -16,7 +16,7 @@ namespace clang::tidy::ddp {
 
 ForwardOutsideNoSyncCheck::ForwardOutsideNoSyncCheck(StringRef Name,
                                                      ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Analysis(readAnalysisOptions(Options)),
+    : ClangTidyCheck(Name, Context), Analysis(readAnalysisOptions(*this, Options)),
       GradientAccumulation(Options.get("GradientAccumulation", true)) {}
 
 void ForwardOutsideNoSyncCheck::storeOptions(

@@ -33,7 +33,7 @@ RendezvousConfigCheck::RendezvousConfigCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       AgentStore(Options.get("AgentStore", false)),
       KnownEnvVars(Options.get("KnownEnvVars", "").str()) {
-  Analysis = readAnalysisOptions(Options);
+  Analysis = readAnalysisOptions(*this, Options);
 }
 
 void RendezvousConfigCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

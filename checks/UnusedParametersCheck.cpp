@@ -16,7 +16,7 @@ namespace clang::tidy::ddp {
 
 UnusedParametersCheck::UnusedParametersCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Analysis(readAnalysisOptions(Options)) {}
+    : ClangTidyCheck(Name, Context), Analysis(readAnalysisOptions(*this, Options)) {}
 
 void UnusedParametersCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   storeAnalysisOptions(Options, Opts, Analysis);

@@ -4,6 +4,7 @@
 #define DDP_CORE_ANALYSISOPTIONS_H
 
 #include <string>
+#include <vector>
 
 namespace ddp {
 
@@ -32,6 +33,11 @@ struct AnalysisOptions {
   /// Take parameters, fields and globals named like a rank as rank-dependent
   /// when their value is set outside the code being analysed.
   bool RankNameHeuristic = true;
+  /// Steps (CFG blocks visited) the analysis of one function may take. A
+  /// function that needs more (thousands of rank-dependent branches nested
+  /// in one another) is skipped with a remark instead of taking unbounded
+  /// time. 0: no limit.
+  unsigned AnalysisBudget = 5000000;
   /// Case-insensitive regular expression for such names.
   std::string RankNamePattern =
       "^(m_|_)?(my_?|local_?|global_?|node_?|world_?|proc_?|process_?)?rank(_?id)?_?$|"
@@ -56,6 +62,18 @@ struct AnalysisOptions {
       "std;c10;at;torch;c10d;caffe2;gloo;tensorpipe;fmt;google;pybind11;"
       "__gnu_cxx;boost;Eigen;llvm;clang";
 };
+
+/// An option value the analysis cannot use.
+struct OptionProblem {
+  std::string Option;
+  std::string Value;
+  std::string Problem;
+};
+
+/// The values of \p Opts that are not valid: a list item that is not a
+/// valid glob or has a bad "@N" suffix, a regular expression that does not
+/// compile. The analysis ignores them; the front ends report them.
+std::vector<OptionProblem> problemsIn(const AnalysisOptions &Opts);
 
 } // namespace ddp
 
