@@ -97,26 +97,40 @@ Configuration::optionsFor(llvm::StringRef File) const {
       Complain(Source, "option '" + Name.str() +
                            "' must be true or false, not '" + Value + "'");
   };
-  Get("Collectives", Out.Collectives);
-  Get("Barriers", Out.Barriers);
-  Get("PointToPoint", Out.PointToPoint);
-  Get("RankSources", Out.RankSources);
-  Get("UniformSources", Out.UniformSources);
-  Get("RankEnvVars", Out.RankEnvVars);
-  std::string PatternSource;
-  Get("RankNamePattern", Out.RankNamePattern, &PatternSource);
-  Get("LibraryNamespaces", Out.LibraryNamespaces);
-  Get("SyncWrappers", Out.SyncWrappers);
-  Get("NoSyncMethods", Out.NoSyncMethods);
-  Get("NoSyncGuards", Out.NoSyncGuards);
-  Get("SyncFlags", Out.SyncFlags);
+  // Where each string option was set, to name the file in errors.
+  llvm::StringMap<std::string> SourceOf;
+  auto GetText = [&](llvm::StringRef Name, std::string &Into) {
+    Get(Name, Into, &SourceOf[Name]);
+  };
+  GetText("Collectives", Out.Collectives);
+  GetText("Barriers", Out.Barriers);
+  GetText("PointToPoint", Out.PointToPoint);
+  GetText("RankSources", Out.RankSources);
+  GetText("UniformSources", Out.UniformSources);
+  GetText("RankEnvVars", Out.RankEnvVars);
+  GetText("RankNamePattern", Out.RankNamePattern);
+  GetText("LibraryNamespaces", Out.LibraryNamespaces);
+  GetText("SyncWrappers", Out.SyncWrappers);
+  GetText("NoSyncMethods", Out.NoSyncMethods);
+  GetText("NoSyncGuards", Out.NoSyncGuards);
+  GetText("SyncFlags", Out.SyncFlags);
   GetBool("RankLocalData", Out.RankLocalData);
+  {
+    std::string Value, Source;
+    Get("AnalysisBudget", Value, &Source);
+    unsigned Budget = 0;
+    if (!Value.empty()) {
+      if (llvm::StringRef(Value).trim().getAsInteger(10, Budget))
+        Complain(Source, "option 'AnalysisBudget' must be a number of steps "
+                         "(0 for no limit), not '" + Value + "'");
+      else
+        Out.AnalysisBudget = Budget;
+    }
+  }
   GetBool("RankNameHeuristic", Out.RankNameHeuristic);
-  std::string RegexError;
-  if (!Out.RankNamePattern.empty() &&
-      !llvm::Regex(Out.RankNamePattern).isValid(RegexError))
-    Complain(PatternSource, "option 'RankNamePattern' is not a valid regular "
-                            "expression: " + RegexError);
+  for (const OptionProblem &P : problemsIn(Out))
+    Complain(SourceOf[P.Option], "option '" + P.Option + "' has a bad value '" +
+                                     P.Value + "': " + P.Problem);
   if (!Error.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    Error.c_str());

@@ -396,10 +396,17 @@ int main(int argc, const char **argv) {
   R.Cached = State.Cached;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {
-    if (!U.Summary.Error.empty())
+    if (!U.Summary.Error.empty()) {
       R.Errors.push_back({U.File, U.Summary.Error});
-    else
-      Summaries.push_back(std::move(U.Summary));
+      continue;
+    }
+    // A function skipped in a header is listed by each TU that includes it.
+    for (const SkippedRecord &S : U.Summary.Skipped)
+      if (llvm::none_of(R.Skipped, [&](const SkippedRecord &Seen) {
+            return Seen.At == S.At;
+          }))
+        R.Skipped.push_back(S);
+    Summaries.push_back(std::move(U.Summary));
   }
   std::vector<Diagnostic> Found =
       link(Summaries, [&](const Location &L) {

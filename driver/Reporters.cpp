@@ -30,6 +30,13 @@ static std::string where(const Location &L, const Run &R) {
                      L.Column);
 }
 
+std::string skippedMessage(const SkippedRecord &S) {
+  return fmt::format("the analysis of '{}' was skipped: it needs more than {} "
+                     "steps (option AnalysisBudget) for its {} rank-dependent "
+                     "branches, so its collectives are not checked",
+                     S.Function, S.Budget, S.Branches);
+}
+
 void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
   using llvm::raw_ostream;
   auto Bold = [&] {
@@ -54,6 +61,14 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     OS << "could not analyse this translation unit: " << E.Message;
     Reset();
     OS << "\n";
+  }
+  for (const SkippedRecord &S : R.Skipped) {
+    Bold();
+    OS << where(S.At, R) << ": ";
+    Color(raw_ostream::CYAN);
+    OS << "remark: ";
+    Reset();
+    OS << skippedMessage(S) << "\n";
   }
   for (const Diagnostic &D : R.Findings) {
     Bold();
@@ -81,7 +96,8 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
       OS << "  " << D.EarlyExit->Message << " at " << where(D.EarlyExit->At, R)
          << "\n";
   }
-  if (!R.Findings.empty() || !R.Errors.empty() || R.Baselined) {
+  if (!R.Findings.empty() || !R.Errors.empty() || !R.Skipped.empty() ||
+      R.Baselined) {
     OS << fmt::format("{} finding{} in {} translation unit{}", R.Findings.size(),
                       R.Findings.size() == 1 ? "" : "s", R.TranslationUnits,
                       R.TranslationUnits == 1 ? "" : "s");
@@ -89,6 +105,9 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
       OS << fmt::format(" ({} more in the baseline)", R.Baselined);
     if (!R.Errors.empty())
       OS << fmt::format("; {} could not be analysed", R.Errors.size());
+    if (!R.Skipped.empty())
+      OS << fmt::format("; {} function{} skipped", R.Skipped.size(),
+                        R.Skipped.size() == 1 ? "" : "s");
     OS << "\n";
   }
 }
@@ -126,6 +145,11 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
   for (const InputError &E : R.Errors)
     Errors.push_back(json::Object{
         {"file", relativePath(E.File, R.SourceRoot)}, {"message", E.Message}});
+  json::Array Skipped;
+  for (const SkippedRecord &S : R.Skipped)
+    Skipped.push_back(json::Object{{"function", S.Function},
+                                   {"location", location(S.At, R)},
+                                   {"message", skippedMessage(S)}});
   json::Object Top{{"tool", "ddp-lint"},
                    {"version", DDP_LINT_VERSION},
                    {"translation_units", R.TranslationUnits},
@@ -134,7 +158,8 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
                    {"findings", std::move(Findings)},
                    {"baselined", R.Baselined},
                    {"suppressed", R.Suppressed},
-                   {"errors", std::move(Errors)}};
+                   {"errors", std::move(Errors)},
+                   {"skipped", std::move(Skipped)}};
   OS << llvm::formatv("{0:2}", json::Value(std::move(Top))) << "\n";
 }
 
@@ -229,6 +254,12 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
          json::Object{{"text", "Could not analyse " +
                                    relativePath(E.File, R.SourceRoot) + ": " +
                                    E.Message + "."}}}});
+  for (const SkippedRecord &S : R.Skipped)
+    Notifications.push_back(json::Object{
+        {"level", "note"},
+        {"message", json::Object{{"text", skippedMessage(S) + "."}}},
+        {"locations",
+         json::Array{json::Object{{"physicalLocation", Physical(S.At)}}}}});
   std::string RootUri = "file://" + R.SourceRoot;
   if (!llvm::StringRef(RootUri).ends_with("/"))
     RootUri += "/";
@@ -286,6 +317,11 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
     OS << "::error file=" << escape(relativePath(E.File, R.SourceRoot), true)
        << ",title=" << escape("ddp-lint: could not analyse", true)
        << "::" << escape(E.Message, false) << "\n";
+  for (const SkippedRecord &S : R.Skipped)
+    OS << "::notice file=" << escape(relativePath(S.At.File, R.SourceRoot), true)
+       << ",line=" << S.At.Line << ",col=" << S.At.Column
+       << ",title=" << escape("ddp-lint: analysis skipped", true)
+       << "::" << escape(skippedMessage(S), false) << "\n";
   for (const Diagnostic &D : R.Findings) {
     std::string Body = D.Message;
     for (const Note &N : D.Why)

@@ -17,6 +17,8 @@ struct InputError {
 struct Run {
   std::vector<Diagnostic> Findings;
   std::vector<InputError> Errors;
+  /// Functions skipped for the analysis budget.
+  std::vector<SkippedRecord> Skipped;
   /// Findings left out because the baseline holds them.
   unsigned Baselined = 0;
   unsigned Suppressed = 0;
@@ -30,6 +32,9 @@ struct Run {
 
 /// "train.cpp" for a file under the root, else the absolute path.
 std::string relativePath(llvm::StringRef File, llvm::StringRef Root);
+
+/// "the analysis of 'f' was skipped: ...", for every reporter.
+std::string skippedMessage(const SkippedRecord &S);
 
 void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors);
 void writeJSON(llvm::raw_ostream &OS, const Run &R);

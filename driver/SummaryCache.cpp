@@ -33,7 +33,8 @@ std::string analysisKey(const clang::tooling::CompileCommand &Command,
         &Opts.RankNamePattern, &Opts.LibraryNamespaces, &Opts.SyncWrappers,
         &Opts.NoSyncMethods, &Opts.NoSyncGuards, &Opts.SyncFlags})
     Text += *Option + "\n";
-  Text += fmt::format("{}{}\n", Opts.RankLocalData, Opts.RankNameHeuristic);
+  Text += fmt::format("{}{} {}\n", Opts.RankLocalData, Opts.RankNameHeuristic,
+                      Opts.AnalysisBudget);
   for (const FactRecord &F : Imports)
     Text += F.id() + "\n";
   return hashText(Text);

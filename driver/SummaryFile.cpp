@@ -37,6 +37,7 @@ static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
 static json::Value toJSON(const FactRecord &F);
 static json::Value toJSON(const Dependency &D);
+static json::Value toJSON(const SkippedRecord &S);
 
 template <typename T> static json::Array array(const std::vector<T> &V) {
   json::Array A;
@@ -116,6 +117,13 @@ static json::Value toJSON(const Dependency &D) {
                       {"hash", D.Hash}};
 }
 
+static json::Value toJSON(const SkippedRecord &S) {
+  return json::Object{{"function", S.Function},
+                      {"at", toJSON(S.At)},
+                      {"budget", S.Budget},
+                      {"branches", S.Branches}};
+}
+
 std::string toJSON(const TUSummary &S) {
   json::Object O{{"format", SummaryFormat},
                  {"version", SummaryVersion},
@@ -131,7 +139,8 @@ std::string toJSON(const TUSummary &S) {
                  {"imports", array(S.Imports)},
                  {"defines", array(S.Defines)},
                  {"calls", array(S.Calls)},
-                 {"assumed_returns", array(S.AssumedReturns)}};
+                 {"assumed_returns", array(S.AssumedReturns)},
+                 {"skipped", array(S.Skipped)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << json::Value(std::move(O));
@@ -257,6 +266,13 @@ bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {
   return true;
 }
 
+bool fromJSON(const json::Value &V, SkippedRecord &S, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("function", S.Function) && M.map("at", S.At) &&
+         mapIndex(M, P, "budget", S.Budget) &&
+         mapIndex(M, P, "branches", S.Branches);
+}
+
 bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Format;
@@ -277,7 +293,8 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
         M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
         M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
         M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
-        M.map("assumed_returns", S.AssumedReturns)))
+        M.map("assumed_returns", S.AssumedReturns) &&
+        M.map("skipped", S.Skipped)))
     return false;
   // Node references must point into the table, and only backwards (the
   // writer emits children first), so that no cycle can be read.

@@ -21,7 +21,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 1;
+inline constexpr unsigned SummaryVersion = 2;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -102,6 +102,15 @@ struct Dependency {
   std::string Hash;
 };
 
+/// A function whose analysis ran out of its budget: nothing in it is
+/// reported.
+struct SkippedRecord {
+  std::string Function;
+  Location At;
+  unsigned Budget = 0;
+  unsigned Branches = 0;
+};
+
 struct TUSummary {
   std::string MainFile;
   /// Hash of everything but the files' contents: the tool's version, the
@@ -125,6 +134,8 @@ struct TUSummary {
   /// Functions of other TUs this TU took to return a rank-dependent value
   /// (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;
+  /// Functions skipped for the analysis budget.
+  std::vector<SkippedRecord> Skipped;
 };
 
 std::string toJSON(const TUSummary &S);

@@ -246,6 +246,10 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     }
     Out.Branches.push_back(std::move(B));
   };
+  for (const FunctionAnalysis *FA : TU.skipped())
+    Out.Skipped.push_back({displayName(FA->decl()),
+                           Rec.location(FA->decl()->getLocation()),
+                           Opts.AnalysisBudget, FA->divergentBranchCount()});
   for (const Finding &F : TU.findings())
     Record(F, true);
   for (const Finding &F : TU.deferred())
