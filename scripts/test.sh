@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # From a fresh clone: installs the dependencies, builds ddp-lint against
-# LLVM 22 and LLVM 19, runs the whole lit test suite against each, and runs
-# the fuzz targets (scripts/fuzz.sh) for a bounded time.
+# LLVM 22 and LLVM 19, runs the whole lit test suite against each, runs it
+# again on a build with AddressSanitizer, UndefinedBehaviorSanitizer and
+# LeakSanitizer (LLVM 22), and runs the fuzz targets (scripts/fuzz.sh) for a
+# bounded time.
 #
 # usage: scripts/test.sh [--only-22]
 set -euo pipefail
@@ -18,12 +20,21 @@ status=0
 passed=0
 failed=0
 log=$(mktemp)
-for major in "${majors[@]}"; do
-  "$root/scripts/build.sh" "$major"
-  build=$root/build/llvm-$major
+builds=()
+for major in "${majors[@]}"; do builds+=("$major"); done
+builds+=("22-sanitizers")
+for name in "${builds[@]}"; do
+  major=${name%%-*}
+  build=$root/build/llvm-$name
+  if [[ $name == *-sanitizers ]]; then
+    "$root/scripts/build.sh" "$major" "$build" -DDDP_SANITIZE=ON \
+      -DCMAKE_CXX_FLAGS=-gline-tables-only
+  else
+    "$root/scripts/build.sh" "$major" "$build"
+  fi
   lit=/usr/lib/llvm-$major/bin/lit
   [[ -x $lit ]] || lit="/usr/bin/python3 /usr/lib/llvm-$major/build/utils/lit/lit.py"
-  echo "=== lit, LLVM $major"
+  echo "=== lit, LLVM $name"
   rc=0
   $lit -sv -j"$(nproc)" "$build/test" 2>&1 | tee "$log" || rc=$?
   [[ $rc -eq 0 ]] || status=1

@@ -22,7 +22,7 @@ except ImportError:
 
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in", "check_ddp_tidy.py",
-                   "split_known_gaps.py", "make_cdb.py", "validate_sarif.py", "expect_exit.py",
+                   "split_known_gaps.py", "make_cdb.py", "lsan.supp", "validate_sarif.py", "expect_exit.py",
                    "gen_branches.py"]
 
 config.environment["PATH"] = os.pathsep.join(
@@ -30,6 +30,18 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR", "CI", "SARIF_MULTITOOL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# A sanitizer build (DDP_SANITIZE): every report aborts the process, which
+# fails the test even under `not` (lit tells a crash from a failure). Leaks
+# are checked at exit (LeakSanitizer); UBSan stops at the first error.
+if getattr(config, "sanitize", False):
+    config.available_features.add("sanitizers")
+    suppressions = os.path.join(config.test_source_root, "lsan.supp")
+    config.environment["ASAN_OPTIONS"] = (
+        "detect_leaks=1:abort_on_error=1:strict_string_checks=1:"
+        "detect_stack_use_after_return=1:check_initialization_order=1")
+    config.environment["LSAN_OPTIONS"] = "suppressions=" + suppressions
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 
 inputs = os.path.join(config.test_source_root, "Inputs")
 checker = os.path.join(config.test_source_root, "check_ddp_tidy.py")
@@ -54,6 +66,8 @@ config.substitutions.append(
     ("%expect_exit", "%s %s" % (config.python,
                                 os.path.join(driver_tests, "expect_exit.py"))))
 config.substitutions.append(("%host_clang_tidy", config.host_clang_tidy))
+config.substitutions.append(
+    ("%clangxx", os.path.join(config.llvm_root, "bin", "clang++")))
 config.substitutions.append(("%ddp_plugin", config.ddp_plugin))
 # The Python interpreter of the build, for scripts (test/examples/).
 config.substitutions.append(("%python", config.python))
