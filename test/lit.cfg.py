@@ -22,8 +22,8 @@ except ImportError:
 
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in", "check_ddp_tidy.py",
-                   "split_known_gaps.py", "make_cdb.py", "lsan.supp", "validate_sarif.py", "expect_exit.py",
-                   "gen_branches.py"]
+                   "split_known_gaps.py", "make_cdb.py", "lsan.supp", "validate_sarif.py",
+                   "expect_exit.py", "gen_branches.py", "lsp_diagnostics.py"]
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(config.llvm_root, "bin"), config.environment.get("PATH", "")])
@@ -65,6 +65,15 @@ config.substitutions.append(
 config.substitutions.append(
     ("%expect_exit", "%s %s" % (config.python,
                                 os.path.join(driver_tests, "expect_exit.py"))))
+# clangd with the ddp checks (when the build made it: DDP_CLANGD), and an
+# editor's side of the language server protocol to drive it.
+if config.ddp_clangd:
+    config.available_features.add("ddp-clangd")
+    config.substitutions.append(("%ddp_clangd", config.ddp_clangd))
+config.substitutions.append(
+    ("%lsp_diagnostics",
+     "%s %s" % (config.python, os.path.join(config.test_source_root, "clangd",
+                                            "lsp_diagnostics.py"))))
 config.substitutions.append(("%host_clang_tidy", config.host_clang_tidy))
 config.substitutions.append(
     ("%clangxx", os.path.join(config.llvm_root, "bin", "clang++")))
