@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything ddp-lint needs on a Debian 12 machine, from Debian's
 # packages: LLVM/Clang 22 (and 19 with --with-llvm19), fmt, the real LibTorch
-# headers and libraries with Gloo, and Open MPI's headers; and, from the npm
+# headers and libraries with Gloo, Open MPI's headers, gRPC and Protobuf (which
+# clangd's libraries need, for ddp-clangd), PyYAML and git (the pre-commit
+# and CI workflow tests); and, from the npm
 # registry, Microsoft's SARIF Multitool (the tests validate ddp-lint's SARIF).
 #
 # usage: scripts/install-deps.sh [--with-llvm19]
@@ -15,6 +17,8 @@ packages=(
   libicu72
   libtorch-dev libgloo-dev
   libopenmpi-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev
+  python3-yaml git
 )
 if [[ "${1:-}" == "--with-llvm19" ]]; then
   packages+=(clang-19 clang-tidy-19 libclang-19-dev llvm-19-dev llvm-19-tools)
