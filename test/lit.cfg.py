@@ -73,10 +73,10 @@ config.substitutions.append(
 # editor's side of the language server protocol to drive it.
 if config.ddp_clangd:
     config.available_features.add("ddp-clangd")
+    config.substitutions.append(("%ddp_clangd", config.ddp_clangd))
 elif os.environ.get("CI") == "true":
     lit_config.fatal("CI must build ddp-clangd (scripts/install-deps.sh "
                      "installs what it needs)")
-    config.substitutions.append(("%ddp_clangd", config.ddp_clangd))
 config.substitutions.append(
     ("%lsp_diagnostics",
      "%s %s" % (config.python, os.path.join(config.test_source_root, "clangd",
