@@ -16,6 +16,11 @@ namespace {
 
 /// Resolved calls nest at most this deep in a rendered side.
 constexpr unsigned MaxRenderDepth = 8;
+/// Elements rendered per side. Summaries are DAGs, shared between callers;
+/// expanding calls through helpers that call helpers turns them into trees,
+/// exponential in the depth (a large MPI code's helpers made gigabytes of
+/// text). Past this many, a side ends in "...".
+constexpr size_t MaxRenderedItems = 200;
 
 /// A function's body as phase 1 recorded it.
 struct FunctionRef {
@@ -23,7 +28,9 @@ struct FunctionRef {
   const FunctionRecord *Record = nullptr;
 };
 
-/// One element of a side, flattened through resolved calls.
+/// One element of a side, flattened through resolved calls. An item without
+/// a summary (Erased null) stands for the elements left out past
+/// MaxRenderedItems.
 struct Item {
   const SummaryNode *Erased = nullptr;
   unsigned TU = 0;
@@ -168,6 +175,11 @@ private:
   void flatten(unsigned T, unsigned Node, std::vector<std::string> &Via,
                const Location &Origin, unsigned Depth,
                std::vector<Item> &Out) {
+    if (RenderLeft == 0) {
+      if (Out.empty() || Out.back().Erased)
+        Out.push_back(Item{});
+      return;
+    }
     const NodeRecord &R = TUs[T].Nodes[Node];
     const Location &Here = Via.empty() ? R.At : Origin;
     switch (R.K) {
@@ -183,11 +195,13 @@ private:
         return;
       const FunctionRef *Fn = lookup(T, R.Name);
       if (Depth < MaxRenderDepth && llvm::count(Via, Fn->Record->Name) == 0) {
+        --RenderLeft;
         Via.push_back(Fn->Record->Name);
         flatten(Fn->TU, Fn->Record->Summary, Via, Here, Depth + 1, Out);
         Via.pop_back();
         return;
       }
+      --RenderLeft;
       Out.push_back({E, T, Node, Via, Here});
       return;
     }
@@ -195,11 +209,15 @@ private:
       break;
     }
     const SummaryNode *E = erase(T, Node);
-    if (!E->isInert())
+    if (!E->isInert()) {
+      --RenderLeft;
       Out.push_back({E, T, Node, Via, Here});
+    }
   }
 
   std::string render(const Item &I, bool WithLocations) {
+    if (!I.Erased)
+      return "...";
     const NodeRecord &R = TUs[I.TU].Nodes[I.Node];
     std::string Via;
     if (!I.Via.empty())
@@ -214,6 +232,10 @@ private:
     case NodeRecord::Kind::Choice: {
       std::vector<std::string> Alternatives;
       for (unsigned Kid : R.Kids) {
+        if (RenderLeft == 0) {
+          Alternatives.push_back("...");
+          break;
+        }
         std::vector<Item> Items;
         std::vector<std::string> V = I.Via;
         flatten(I.TU, Kid, V, I.Origin, I.Via.size(), Items);
@@ -259,6 +281,7 @@ private:
     for (unsigned I = 0; I < B.Sides.size(); ++I) {
       Erased.push_back(erase(T, B.Sides[I].Summary));
       std::vector<std::string> Via;
+      RenderLeft = MaxRenderedItems;
       flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
     }
     unsigned Other = 1;
@@ -272,12 +295,14 @@ private:
     // The first element where the two sides differ.
     const auto &L = Items[0], &R = Items[Other];
     size_t Prefix = 0;
-    while (Prefix < L.size() && Prefix < R.size() &&
+    while (Prefix < L.size() && Prefix < R.size() && L[Prefix].Erased &&
            L[Prefix].Erased == R[Prefix].Erased)
       ++Prefix;
     const Item *First = Prefix < L.size()   ? &L[Prefix]
                         : Prefix < R.size() ? &R[Prefix]
                                             : nullptr;
+    if (First && !First->Erased)
+      First = Prefix < R.size() && R[Prefix].Erased ? &R[Prefix] : nullptr;
     std::string Op = B.Decided ? B.Op
                      : First   ? First->Erased->firstOp().str()
                                : std::string();
@@ -305,11 +330,13 @@ private:
     }
     std::string Plain = D.Rule + "|" + B.Function + "|" + B.ConditionText;
     for (unsigned I = 0; I < B.Sides.size(); ++I) {
+      RenderLeft = MaxRenderedItems;
       D.Sides.push_back({label(B, B.Sides[I].Successor),
                          renderAll(Items[I], true)});
+      RenderLeft = MaxRenderedItems;
       Plain += "|" + renderAll(Items[I], false);
       for (const Item &It : Items[I])
-        if (TUs[It.TU].Nodes[It.Node].At.valid())
+        if (It.Erased && TUs[It.TU].Nodes[It.Node].At.valid())
           D.Related.push_back(
               {TUs[It.TU].Nodes[It.Node].At,
                fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
@@ -338,6 +365,8 @@ private:
   llvm::StringMap<const SummaryNode *> Done, Previous;
   llvm::StringSet<> InProgress;
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;
+  /// Elements the side being flattened or rendered may still take.
+  size_t RenderLeft = MaxRenderedItems;
   llvm::StringSet<> ReportedSites;
   bool Final = false;
 };
