@@ -8,10 +8,6 @@
 
 namespace ddp {
 
-static bool hasGlobChars(llvm::StringRef S) {
-  return S.find_first_of("*?[") != llvm::StringRef::npos;
-}
-
 /// The first item of \p List that is not a valid pattern, and why.
 static std::optional<OptionProblem> badPattern(llvm::StringRef Option,
                                                llvm::StringRef List,

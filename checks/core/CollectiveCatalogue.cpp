@@ -12,10 +12,6 @@ using namespace clang;
 
 namespace ddp {
 
-static bool hasGlobChars(llvm::StringRef S) {
-  return S.find_first_of("*?[") != llvm::StringRef::npos;
-}
-
 static std::optional<llvm::GlobPattern> compileGlob(llvm::StringRef S) {
   if (!hasGlobChars(S))
     return std::nullopt;

@@ -23,6 +23,11 @@ inline llvm::SmallVector<llvm::StringRef, 8> splitList(llvm::StringRef List) {
   return Items;
 }
 
+/// True if \p Item of an option list is a glob rather than a plain name.
+inline bool hasGlobChars(llvm::StringRef Item) {
+  return Item.find_first_of("*?[") != llvm::StringRef::npos;
+}
+
 } // namespace ddp
 
 #endif // DDP_CORE_OPTIONLIST_H
