@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the real-code benchmark's table from a results directory.
 
-    bench/real_code/table.py RESULTS [--verdicts FILE] [--unjudged] [--missing]
+    bench/real_code/table.py RESULTS [--verdicts FILE] [--unjudged] [--missing] [--causes]
 
 Per repository and per front end (the checks through ddp-clang-tidy, "tidy";
 the whole-program driver, "lint"): TUs, TUs with compile errors, functions
@@ -79,6 +79,8 @@ def main():
                         help="list the findings that have no verdict")
     parser.add_argument("--missing", action="store_true",
                         help="list the verdicts that match no finding")
+    parser.add_argument("--causes", action="store_true",
+                        help="count this run's false positives by cause, with examples")
     args = parser.parse_args()
 
     with open(args.manifest) as f:
@@ -89,7 +91,7 @@ def main():
     if not repos:
         sys.exit("table: no results in '%s'" % args.results)
 
-    matched, unjudged, failures = set(), [], []
+    matched, unjudged, failures, fp_by_cause = set(), [], [], {}
     for tool, title in (("tidy", "ddp-clang-tidy (per TU)"),
                         ("lint", "ddp-lint (per database)")):
         if tool == "tidy":
@@ -114,6 +116,9 @@ def main():
                     unjudged.append((rid, f))
                 else:
                     matched.add(key(rid, f))
+                    if v["verdict"] == "FP":
+                        fp_by_cause.setdefault((tool, v.get("cause", "-")),
+                                               []).append((rid, f))
                     tp += v["verdict"] == "TP"
                     fp += v["verdict"] == "FP"
             n = len(findings.get(tool, []))
@@ -195,6 +200,13 @@ def main():
         for v in missing:
             print("  %s %s %s %s:%s [%s]" % (v["verdict"], v["repo"], v["tool"],
                                             v["file"], v["line"], v["rule"]))
+    if args.causes:
+        print("\nfalse positives by cause (tool, cause: count, examples):")
+        for (tool, cause), items in sorted(fp_by_cause.items(),
+                                           key=lambda x: (x[0][0], -len(x[1]))):
+            examples = ", ".join("%s %s:%s" % (rid, f["file"], f["line"])
+                                 for rid, f in items[:3])
+            print("  %s %s: %d (%s)" % (tool, cause, len(items), examples))
     if args.unjudged:
         print("\nfindings without a verdict (%d):" % len(unjudged))
         for rid, f in unjudged:
