@@ -202,31 +202,32 @@ const CallExpr *statusCall(const Expr *Status, const CFGBlock *B) {
   return nullptr;
 }
 
-/// True if \p Call's result is a status: the integer or enumeration result
-/// of a library's free function, other than those the catalogue knows to
-/// return a value (the rank, the world size, a clock).
-bool isStatusCall(const CallExpr *Call, AnalysisContext &Ctx) {
+/// What kind of status \p Call returns, if any: the integer or enumeration
+/// (not bool) result of a free function, or of a call through a function
+/// pointer, other than those the catalogue knows to return a value (the
+/// rank, the world size, a clock).
+enum class Status { None, OfUser, OfLibrary };
+Status statusOf(const CallExpr *Call, AnalysisContext &Ctx) {
   if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
-    return false;
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || Ctx.isAnalysable(Callee))
-    return false;
-  // A function of the user's without a body here may compute anything; a
-  // library's (a system header's, a library namespace's, a catalogued one)
-  // reports how the call went.
-  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee);
-  if (!Entry && !Ctx.isLibraryDecl(Callee))
-    return false;
-  QualType T = Callee->getReturnType().getCanonicalType();
+    return Status::None;
+  QualType T = Call->getType().getCanonicalType();
   if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
-    return false;
-  if (Entry)
-    if (Entry->Role == CallRole::LocalData ||
-        ((Entry->Role == CallRole::RankSource ||
-          Entry->Role == CallRole::UniformSource) &&
-         Entry->Arg < 0))
-      return false;
-  return true;
+    return Status::None;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return Status::OfLibrary; // Through a pointer: whatever it calls.
+  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee);
+  if (Entry && (Entry->Role == CallRole::LocalData ||
+                ((Entry->Role == CallRole::RankSource ||
+                  Entry->Role == CallRole::UniformSource) &&
+                 Entry->Arg < 0)))
+    return Status::None;
+  // A library's function (a system header's, a library namespace's, a
+  // catalogued one) reports how the call went; a function of the user's may
+  // compute anything, unless its result is told to be a status otherwise.
+  return (Entry || Ctx.isLibraryDecl(Callee)) && !Ctx.isAnalysable(Callee)
+             ? Status::OfLibrary
+             : Status::OfUser;
 }
 
 /// How a block leaves the function, if it does: not at all, with an error
@@ -307,7 +308,8 @@ void FailurePaths::findErrorTests(const FunctionDecl *FD,
     if (!Test)
       continue;
     const CallExpr *Call = statusCall(Test->Status, B);
-    if (!Call || !isStatusCall(Call, Ctx))
+    Status Kind = Call ? statusOf(Call, Ctx) : Status::None;
+    if (Kind == Status::None)
       continue;
     unsigned Index = Test->ErrorOnTrue ? 0 : 1;
     const CFGBlock *Side = *(B->succ_begin() + Index);
@@ -315,9 +317,7 @@ void FailurePaths::findErrorTests(const FunctionDecl *FD,
       continue;
     // The error side leaves the function straight away (after reporting the
     // error): follow it while it has one way on and no other way in.
-    bool Enum = Call->getCallReturnType(Ctx.AST)
-                    .getCanonicalType()
-                    ->isEnumeralType();
+    bool Enum = Call->getType().getCanonicalType()->isEnumeralType();
     llvm::SmallVector<const CFGBlock *, 4> Chain;
     Leaves How = Leaves::No;
     for (const CFGBlock *X = Side; X && Chain.size() < 16;) {
@@ -338,17 +338,19 @@ void FailurePaths::findErrorTests(const FunctionDecl *FD,
     }
     if (How != Leaves::WithError && How != Leaves::HandsOn)
       continue;
-    // `if (n) return -1;` on an int tests any number; a status is told by
-    // its type (an enumeration), by the success value it is compared with
-    // (MPI_SUCCESS), or by being handed on to the caller. Failing or
-    // throwing on it is an error exit whatever it is.
-    bool Throws = How == Leaves::WithError && !Failing.contains(Chain.back()) &&
-                  llvm::any_of(*Chain.back(), [](const CFGElement &Elem) {
-                    auto S = Elem.getAs<CFGStmt>();
-                    return S && isa<CXXThrowExpr>(S->getStmt());
-                  });
-    if (!Enum && !Test->NamedSuccess && How != Leaves::HandsOn &&
-        !Failing.contains(Chain.back()) && !Throws)
+    // A status is told by its type (an enumeration: ncclResult_t, an
+    // application's own result codes) or by the success value it is compared
+    // with (MPI_SUCCESS, an enumerator), whoever returned it. A bare
+    // `if (n) return n;` on an int tests any number: it counts only for a
+    // library's call, and only when the side hands the status on, throws or
+    // fails.
+    bool Told = Enum || Test->NamedSuccess;
+    bool Returns = How == Leaves::WithError && !Failing.contains(Chain.back()) &&
+                   llvm::none_of(*Chain.back(), [](const CFGElement &Elem) {
+                     auto S = Elem.getAs<CFGStmt>();
+                     return S && isa<CXXThrowExpr>(S->getStmt());
+                   });
+    if (!Told && (Kind != Status::OfLibrary || Returns))
       continue;
     ErrorSides[B] = Index;
     ErrorExits.insert(Chain.begin(), Chain.end());

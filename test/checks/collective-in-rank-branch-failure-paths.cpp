@@ -223,3 +223,31 @@ void reduceOnRootOnly(ncclComm_t comm, float *buf, size_t n,
     ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, stream);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'ncclAllReduce' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
+
+// A step of the program's own that returns a result code.
+runResult_t initStep(int device);
+
+// Silent: the program's own result code, handed on (nccl-tests' TESTCHECK).
+runResult_t initThenReduce(float *buf, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  runResult_t r = initStep(localRankOf(rank));
+  if (r != runOk)
+    return r;
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  return runOk;
+}
+
+// Reported: only rank 0 runs the step, and returns if it fails.
+runResult_t initOnRootThenReduce(float *buf, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    runResult_t r = initStep(0);
+    if (r != runOk)
+      return r;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  return runOk;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when 'rank == 0' [ddp-collective-in-rank-branch]
