@@ -37,7 +37,10 @@ const Expr *communicatorOf(const CallExpr *Call, bool Catalogued) {
   const Expr *Found = nullptr;
   for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs();
        ++I) {
-    if (!isCommunicatorType(Callee->getParamDecl(I)->getType()))
+    // By value, or by address (MPI_Comm_free(&comm) frees it collectively).
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (!isCommunicatorType(T) &&
+        !(T->isPointerType() && isCommunicatorType(T->getPointeeType())))
       continue;
     // A collective runs on its (first) communicator; a helper given two
     // could use either.

@@ -38,9 +38,10 @@ class AnalysisContext;
 /// True for MPI_Comm and ncclComm_t (through any typedef of them).
 bool isCommunicatorType(clang::QualType T);
 
-/// The communicator a call runs on: the MPI_Comm or ncclComm_t argument of
-/// a catalogued call, or the only communicator a helper is given. Null if
-/// there is none, or (for a helper) more than one.
+/// The communicator a call runs on: the MPI_Comm or ncclComm_t argument (or
+/// the address of one, as MPI_Comm_free takes it) of a catalogued call, or
+/// the only communicator a helper is given. Null if there is none, or (for a
+/// helper) more than one.
 const clang::Expr *communicatorOf(const clang::CallExpr *Call,
                                   bool Catalogued);
 

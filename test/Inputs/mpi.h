@@ -41,6 +41,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 int MPI_Abort(MPI_Comm comm, int errorcode);
 int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);

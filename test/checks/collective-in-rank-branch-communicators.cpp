@@ -152,3 +152,24 @@ void reduceOnNcclSub(ncclComm_t world, float *buf, size_t n,
     ncclBroadcast(buf, buf, n, ncclFloat, 0, world, stream);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'ncclBroadcast' is reached only by ranks where 'sub' [ddp-collective-in-rank-branch]
+
+// Freeing a communicator is collective over its members, who all hold it.
+void freeIfMember(float *buf, int n, int writers) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < writers ? 0 : MPI_UNDEFINED, rank,
+                 &sub);
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  if (sub != MPI_COMM_NULL)
+    MPI_Comm_free(&sub);
+}
+
+// Reported: a communicator every rank holds, freed on rank 0 only.
+void freeOnRoot(MPI_Comm copy) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    MPI_Comm_free(&copy);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Comm_free' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
