@@ -16,7 +16,8 @@ using ::ddp::SetupCall;
 
 namespace clang::tidy::ddp {
 
-/// What torchrun (and torch.distributed.launch), mpirun and srun set.
+/// What torchrun (and torch.distributed.launch), mpirun (Open MPI, MPICH's
+/// Hydra, MVAPICH2), srun and Flux set.
 static constexpr const char *LauncherEnvVars =
     "RANK;LOCAL_RANK;GROUP_RANK;ROLE_RANK;NODE_RANK;WORLD_SIZE;"
     "LOCAL_WORLD_SIZE;GROUP_WORLD_SIZE;ROLE_WORLD_SIZE;MASTER_ADDR;"
@@ -25,8 +26,11 @@ static constexpr const char *LauncherEnvVars =
     "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_SIZE;OMPI_COMM_WORLD_LOCAL_RANK;"
     "OMPI_COMM_WORLD_LOCAL_SIZE;OMPI_COMM_WORLD_NODE_RANK;PMI_RANK;PMI_SIZE;"
     "PMIX_RANK;PMI_LOCAL_RANK;MV2_COMM_WORLD_RANK;MV2_COMM_WORLD_SIZE;"
+    "MV2_COMM_WORLD_LOCAL_RANK;MV2_COMM_WORLD_LOCAL_SIZE;"
     "SLURM_PROCID;SLURM_NTASKS;SLURM_LOCALID;SLURM_NODEID;SLURM_NNODES;"
-    "SLURM_NPROCS;SLURM_NTASKS_PER_NODE";
+    "SLURM_NPROCS;SLURM_NTASKS_PER_NODE;"
+    "FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID;FLUX_JOB_SIZE;FLUX_JOB_NNODES;"
+    "FLUX_JOB_ID";
 
 RendezvousConfigCheck::RendezvousConfigCheck(StringRef Name,
                                              ClangTidyContext *Context)

@@ -1,6 +1,8 @@
 //===--- FunctionAnalysis.cpp - Collectives and divergence in one function ===//
 
 #include "core/FunctionAnalysis.h"
+#include "core/CommunicatorMembership.h"
+#include "core/FailurePaths.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -22,45 +24,6 @@ namespace ddp {
 /// more), so that pathological functions cannot exhaust the stack.
 static constexpr unsigned MaxSummaryDepth = 2000;
 
-/// True for a call that ends the process normally: exit(0) and friends.
-/// Other calls that do not return (abort, assertion failures, TORCH_CHECK's
-/// failure path, exit(1)) end the whole job with an error: they are not the
-/// silent early exits that leave other ranks waiting.
-static bool isCleanExit(const CallExpr *Call, ASTContext &AST);
-
-/// True if \p S calls a clean exit: the body of a [[noreturn]] wrapper.
-static bool callsCleanExit(const Stmt *S, ASTContext &AST, unsigned Depth) {
-  if (!S || Depth > 2)
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (isCleanExit(Call, AST))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (callsCleanExit(Child, AST, Depth))
-      return true;
-  return false;
-}
-
-static bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return false;
-  // A [[noreturn]] function of the user's that ends in exit(0).
-  if (const FunctionDecl *Def = Callee->getDefinition())
-    if (Def->isNoReturn() &&
-        !AST.getSourceManager().isInSystemHeader(Def->getLocation()) &&
-        callsCleanExit(Def->getBody(), AST, 1))
-      return true;
-  if (!Callee->getDeclName().isIdentifier() || Call->getNumArgs() < 1)
-    return false;
-  llvm::StringRef Name = Callee->getName();
-  if (Name != "exit" && Name != "_exit" && Name != "_Exit" &&
-      Name != "quick_exit")
-    return false;
-  Expr::EvalResult Code;
-  return Call->getArg(0)->EvaluateAsInt(Code, AST) && Code.Val.getInt() == 0;
-}
-
 /// True if \p B throws.
 static bool throwsIn(const CFGBlock *B) {
   for (const CFGElement &Elem : *B)
@@ -68,19 +31,6 @@ static bool throwsIn(const CFGBlock *B) {
       if (isa<CXXThrowExpr>(S->getStmt()))
         return true;
   return false;
-}
-
-/// The call in \p B that does not return, if any.
-static const CallExpr *noReturnCall(const CFGBlock *B) {
-  if (!B->hasNoReturnElement())
-    return nullptr;
-  for (const CFGElement &Elem : *B)
-    if (auto S = Elem.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->isNoReturn())
-            return Call;
-  return nullptr;
 }
 
 FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
@@ -101,6 +51,8 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
   if (!Cfg)
     return;
   PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
+  Failures = std::make_unique<FailurePaths>(FD, *Cfg, Ctx);
+  Steps += Failures->steps();
   Uniformity = std::make_unique<RankUniformity>(FD, *Cfg, Ctx);
   Order.assign(Cfg->getNumBlockIDs(), ~0u);
   unsigned Position = 0;
@@ -213,9 +165,24 @@ void FunctionAnalysis::computeUniformity() {
         continue;
       if (!spend(0))
         return;
-      const CFGBlock *Join = joinOf(B);
+      // A side that only fails (an assertion's, an error test's) ends the
+      // job: a branch with one other side controls nothing, and the sides
+      // that go on meet where their own paths do.
+      llvm::SmallVector<const CFGBlock *, 4> Live;
+      unsigned Index = 0;
+      for (const CFGBlock *Succ : B->succs()) {
+        if (Succ && !Failures->onlyFails(B, Index) &&
+            !llvm::is_contained(Live, Succ))
+          Live.push_back(Succ);
+        ++Index;
+      }
+      if (Live.size() < 2)
+        continue;
+      const CFGBlock *Join = Failures->liveJoin(B);
+      if (!Join)
+        Join = joinOf(B);
       llvm::DenseSet<const CFGBlock *> Seen;
-      for (const CFGBlock *Succ : B->succs())
+      for (const CFGBlock *Succ : Live)
         for (const CFGBlock *X : region(Succ, Join))
           if (Seen.insert(X).second)
             Next[X].push_back({B, Why});
@@ -224,21 +191,6 @@ void FunctionAnalysis::computeUniformity() {
       break;
     Control = std::move(Next);
   }
-}
-
-/// The communicator a C API collective runs on: its MPI_Comm or ncclComm_t
-/// argument. (A c10d process group is the same group on every rank.)
-static const Expr *communicatorOf(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return nullptr;
-  for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs();
-       ++I) {
-    std::string Type = Callee->getParamDecl(I)->getType().getAsString();
-    if (Type == "MPI_Comm" || Type == "ncclComm_t")
-      return Call->getArg(I);
-  }
-  return nullptr;
 }
 
 void FunctionAnalysis::computeSites() {
@@ -302,9 +254,10 @@ void FunctionAnalysis::computeSites() {
         // A collective on a communicator that itself depends on the rank
         // (a sub-communicator chosen by colour) is called by exactly its
         // members: which ranks those are is beyond this analysis.
-        if (const Expr *Comm = communicatorOf(Call))
-          if (Uniformity->divergenceAt(B, Comm))
-            continue;
+        Site.Communicator = communicatorOf(Call, /*Catalogued=*/true);
+        if (Site.Communicator &&
+            Uniformity->divergenceAt(B, Site.Communicator))
+          continue;
         // A pattern such as "util::Comm::*" names many calls: show each by
         // its own name.
         Site.Summary = Ctx.Summaries.op(
@@ -320,6 +273,7 @@ void FunctionAnalysis::computeSites() {
           continue;
         Site.Summary = CalleeSummary;
         Site.Callee = Callee->getDefinition() ? Callee->getDefinition() : Callee;
+        Site.Communicator = communicatorOf(Call, /*Catalogued=*/false);
       }
       Sites[B->getBlockID()].push_back(Site);
     }
@@ -346,9 +300,8 @@ const SummaryNode *FunctionAnalysis::summarize(
     return It->second;
   ++Steps;
   // Paths that end the job with an error are not compared: null.
-  if (const CallExpr *Call = noReturnCall(From))
-    if (!isCleanExit(Call, Ctx.AST))
-      return Memo[From] = nullptr;
+  if (Failures->failsIn(From))
+    return Memo[From] = nullptr;
   // So are throws under a further condition (`if (status != OK) throw`): an
   // error check, not the rank-dependent branch deciding to leave. A throw
   // the branch leads to directly is an early exit.
@@ -357,7 +310,8 @@ const SummaryNode *FunctionAnalysis::summarize(
   OnStack[From] = true;
   llvm::SmallVector<const SummaryNode *, 4> Own;
   for (const CallSite &Site : Sites[From->getBlockID()])
-    Own.push_back(leaf(Site));
+    if (!excused(Site))
+      Own.push_back(leaf(Site));
   llvm::SmallVector<const SummaryNode *, 2> Next;
   bool HasSuccessor = false;
   // A try's dispatch goes to its handlers, and to the exit for exceptions
@@ -422,7 +376,7 @@ FunctionAnalysis::siteIssuing(const std::vector<const CFGBlock *> &Blocks,
   const CallSite *Written = nullptr;
   for (const CFGBlock *B : Blocks)
     for (const CallSite &Site : Sites[B->getBlockID()]) {
-      if (!Site.Summary->mayIssue(Op))
+      if (!Site.Summary->mayIssue(Op) || excused(Site))
         continue;
       if (!Written && !Site.IsDestructor)
         Written = &Site;
@@ -675,11 +629,16 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       break;
     }
     const CFGBlock *Join = joinOf(B);
+    // The members of a communicator all take the same side of a test of
+    // membership: its collectives under the test are balanced.
+    MembershipTest = RankUniformity::branchCondition(B);
     llvm::SmallVector<const CFGBlock *, 4> Arms;
     llvm::SmallVector<unsigned, 4> ArmIndex;
     unsigned SuccIndex = 0;
     for (const CFGBlock *Succ : B->succs()) {
-      if (Succ && !llvm::is_contained(Arms, Succ)) {
+      // The error side of an error test ends the job: not compared.
+      if (Succ && !llvm::is_contained(Arms, Succ) &&
+          !Failures->onlyFails(B, SuccIndex)) {
         Arms.push_back(Succ);
         ArmIndex.push_back(SuccIndex);
       }
@@ -752,6 +711,15 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       Out[I].Sides = Sides;
   }
   RankGatedThrows.clear();
+  MembershipTest = nullptr;
+}
+
+bool FunctionAnalysis::excused(const CallSite &Site) const {
+  if (!MembershipTest || !Site.Communicator)
+    return false;
+  if (!Membership)
+    Membership = std::make_unique<CommunicatorMembership>(FD, Ctx);
+  return Membership->sharedByMembers(MembershipTest, Site.Communicator);
 }
 
 void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {

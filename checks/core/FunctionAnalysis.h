@@ -45,9 +45,14 @@ struct CallSite {
   bool IsBarrier = false;
   /// The call is a destructor run at the end of a scope.
   bool IsDestructor = false;
+  /// The communicator the collective runs on (MPI_Comm, ncclComm_t), or the
+  /// only one a helper is given; null if none.
+  const clang::Expr *Communicator = nullptr;
 };
 
 class FunctionAnalysis;
+class FailurePaths;
+class CommunicatorMembership;
 
 /// How a function's analysis reaches the other functions of the TU.
 class FunctionIndex {
@@ -156,6 +161,8 @@ private:
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
   std::unique_ptr<RankUniformity> Uniformity;
+  /// Which paths end the job with an error.
+  std::unique_ptr<FailurePaths> Failures;
   /// Blocks under rank-dependent branches (from phase 1).
   ControlDivergence Control;
   /// Statement to block, built on the first query.
@@ -170,6 +177,14 @@ private:
   /// While comparing the sides of a branch: blocks with a throw that the
   /// branch leads to unconditionally.
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
+  /// While comparing the sides of a branch: its condition, for the
+  /// collectives on communicators whose members all take the same side.
+  const clang::Expr *MembershipTest = nullptr;
+  /// Built on first use.
+  mutable std::unique_ptr<CommunicatorMembership> Membership;
+  /// True if \p Site runs on a communicator whose members all take the same
+  /// side of MembershipTest: not compared.
+  bool excused(const CallSite &Site) const;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
   /// Steps taken so far; region() and summarize() count theirs.

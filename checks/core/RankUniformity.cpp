@@ -361,8 +361,10 @@ const Origin *Evaluator::call(const CallExpr *Call) {
       }, nullptr, false, /*ExactRank=*/!ProcessId);
     }
     // Results of communication calls and uniform sources are the same on
-    // every rank (the Work handle, the world size).
-    if (Entry->Role != CallRole::RankSource)
+    // every rank (the Work handle, the world size); so is the status that a
+    // source writing the rank through an out-parameter returns
+    // (`ncclCommUserRank(comm, &rank)` is not the rank).
+    if (Entry->Role != CallRole::RankSource || Entry->Arg >= 0)
       return nullptr;
   }
   if (FD) {
@@ -593,6 +595,7 @@ private:
               const Stmt *Anchor, const Origin *O);
   void call(const CallExpr *Call);
   void passArguments(const CallExpr *Call);
+  void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
   void exportArguments(const CallExpr *Call, const FunctionDecl *Callee);
 
   /// Why a value assigned to \p Target here differs between ranks because
@@ -801,6 +804,7 @@ void Transfer::call(const CallExpr *Call) {
         if (const ValueDecl *Target = targetDecl(Call->getArg(3), Exact))
           assign(Target, false, Call->getArg(1), Call, Color);
       }
+  writeThroughPointers(Call, Entry);
   // A container given a rank-dependent element holds rank-dependent
   // contents: `names.push_back(rank)`. (Only the container operations: a
   // model's forward(x) does not make the model rank-dependent.)
@@ -836,6 +840,46 @@ void Transfer::call(const CallExpr *Call) {
     }
   }
   passArguments(Call);
+}
+
+/// A library function given a rank-dependent argument can write a
+/// rank-dependent value through its pointer arguments, as its result would
+/// be: `hwloc_cudart_get_device_cpuset(topo, device, set)` fills `set` for
+/// this rank's device. (Functions analysed here say what they write through
+/// their own out-parameters; catalogued calls have their roles.)
+void Transfer::writeThroughPointers(const CallExpr *Call,
+                                    const CatalogueEntry *Entry) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Entry || !Callee || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
+      !Ctx.isLibraryDecl(Callee) || Ctx.isAnalysable(Callee))
+    return;
+  const Origin *O = nullptr;
+  for (const Expr *Arg : Call->arguments())
+    if ((O = Eval.eval(Arg)))
+      break;
+  if (!O)
+    return;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+       ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (!(T->isPointerType() || T->isReferenceType()) ||
+        T->getPointeeType().isConstQualified() ||
+        T->getPointeeType()->isFunctionType())
+      continue;
+    bool Exact;
+    const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
+    if (!Target || Eval.declDivergence(Target))
+      continue;
+    const Origin *Why = Ctx.origin(Call, Target, Call->getBeginLoc(), [&] {
+      return fmt::format("'{}' is written by '{}' from a rank-dependent "
+                         "argument here",
+                         declName(Target), Ctx.text(Call));
+    }, O, false, /*ExactRank=*/false, O->LocalData);
+    State[Target] = Why;
+    const auto *VD = dyn_cast<VarDecl>(Target);
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+      Ctx.Facts.addDecl(Target, Why);
+  }
 }
 
 void Transfer::element(const CFGElement &Elem) {

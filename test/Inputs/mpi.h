@@ -5,7 +5,12 @@ typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
+typedef int MPI_Win;
 typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
+#define MPI_SUCCESS 0
+#define MPI_UNDEFINED (-32766)
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_LOCK_SHARED 235
 #define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
 #define MPI_INT ((MPI_Datatype)0x4c000405)
 #define MPI_FLOAT ((MPI_Datatype)0x4c00040a)
@@ -36,7 +41,11 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
 #ifdef __cplusplus
 }
 #endif
