@@ -244,9 +244,10 @@ private:
       return "one of {" + llvm::join(Alternatives, " | ") + "}";
     }
     case NodeRecord::Kind::Call: {
-      // A call not expanded: recursion, or too deep.
+      // A call not expanded: recursion, or too deep. Only calls with a body
+      // that communicates are kept, so Fn is known; its key is never shown.
       const FunctionRef *Fn = lookup(I.TU, R.Name);
-      std::string Name = Fn ? Fn->Record->Name : R.Name;
+      std::string Name = Fn ? Fn->Record->Name : "a helper";
       if (!WithLocations)
         return Name + " again";
       return fmt::format("{} again ({}{})", Name, Show(R.At), Via);
@@ -289,6 +290,12 @@ private:
       ++Other;
     if (Other == Erased.size() && !B.Decided)
       return std::nullopt; // Every side issues the same: balanced.
+    // Calls that resolve to no collective (constructors, destructors and
+    // helpers that do not communicate in any TU) are not collectives: sides
+    // that differ only in them, or in how they loop, issue the same nothing.
+    if (llvm::none_of(Erased,
+                      [](const SummaryNode *N) { return N->mayIssueAny(); }))
+      return std::nullopt;
     if (Other == Erased.size())
       Other = 1;
 

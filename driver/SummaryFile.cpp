@@ -19,6 +19,33 @@ std::string FactRecord::id() const {
   return "p:" + Key + ":" + std::to_string(Index);
 }
 
+/// The links a step stands for: N for "... N more steps ...", else 1.
+static unsigned linksIn(const Step &S) {
+  llvm::StringRef Text(S.Message);
+  unsigned N = 0;
+  if (!S.At.valid() && Text.consume_front("... ") &&
+      (Text.consume_back(" more steps ...") ||
+       Text.consume_back(" more step ...")) &&
+      !Text.getAsInteger(10, N))
+    return N;
+  return 1;
+}
+
+std::vector<Step> shortenChain(std::vector<Step> Chain) {
+  constexpr size_t Head = MaxChainSteps - 3, Tail = 2;
+  if (Chain.size() <= MaxChainSteps)
+    return Chain;
+  unsigned Left = 0;
+  for (size_t I = Head; I < Chain.size() - Tail; ++I)
+    Left += linksIn(Chain[I]);
+  std::vector<Step> Out(Chain.begin(), Chain.begin() + Head);
+  Out.push_back(
+      {Location(), "... " + std::to_string(Left) +
+                       (Left == 1 ? " more step ..." : " more steps ...")});
+  Out.insert(Out.end(), Chain.end() - Tail, Chain.end());
+  return Out;
+}
+
 static json::Value toJSON(const Location &L) {
   if (!L.valid())
     return nullptr;

@@ -21,7 +21,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 2;
+inline constexpr unsigned SummaryVersion = 3;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -35,10 +35,20 @@ struct Location {
 };
 
 /// One link of an explanation: "'rank' is set from 'pg->getRank()'" there.
+/// A step without a location stands for links left out of a long chain.
 struct Step {
   Location At;
   std::string Message;
 };
+
+/// Explanations longer than this are shortened: their first links (what the
+/// condition reads) and last links (the source of the rank) are kept, the
+/// middle becomes one step "... N more steps ...".
+inline constexpr size_t MaxChainSteps = 10;
+
+/// \p Chain, shortened to at most MaxChainSteps steps. Steps that already
+/// stand for left-out links (from another TU's chain) count as many.
+std::vector<Step> shortenChain(std::vector<Step> Chain);
 
 /// A node of a located summary. Kids index the TU's node table.
 struct NodeRecord {

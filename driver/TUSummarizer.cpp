@@ -50,10 +50,12 @@ public:
     return L;
   }
 
+  /// The whole chain back to its source (a cycle stops it), shortened in
+  /// the middle if it is long.
   std::vector<Step> why(const Origin *O) {
     std::vector<Step> Steps;
     llvm::DenseSet<const Origin *> Seen;
-    for (; O && Steps.size() < 8 && Seen.insert(O).second; O = O->Cause) {
+    for (; O && Seen.insert(O).second; O = O->Cause) {
       Step S;
       S.Message = O->Message;
       if (O->Loc.isValid())
@@ -64,7 +66,7 @@ public:
         continue;
       Steps.push_back(std::move(S));
     }
-    return Steps;
+    return shortenChain(std::move(Steps));
   }
 
   /// The index of \p N (a located summary) in the node table.

@@ -260,7 +260,10 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Var->getInit();
           Site.Block = B;
           Site.Summary = Ends;
-          Site.Callee = Destructor->getDefinition();
+          // The driver links a body in another TU by the declaration's key.
+          Site.Callee = Destructor->getDefinition()
+                            ? Destructor->getDefinition()
+                            : Destructor;
           Site.IsDestructor = true;
           Sites[B->getBlockID()].push_back(Site);
         }
@@ -279,7 +282,8 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Construct;
           Site.Block = B;
           Site.Summary = Built;
-          Site.Callee = Construct->getConstructor()->getDefinition();
+          const CXXConstructorDecl *Ctor = Construct->getConstructor();
+          Site.Callee = Ctor->getDefinition() ? Ctor->getDefinition() : Ctor;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
