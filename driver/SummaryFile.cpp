@@ -60,6 +60,7 @@ static json::Value toJSON(const std::string &S) { return S; }
 static json::Value toJSON(unsigned N) { return N; }
 static json::Value toJSON(const NodeRecord &N);
 static json::Value toJSON(const FunctionRecord &F);
+static json::Value toJSON(const OverrideRecord &O);
 static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
 static json::Value toJSON(const FactRecord &F);
@@ -108,6 +109,10 @@ static json::Value toJSON(const FunctionRecord &F) {
                       {"name", F.Name},
                       {"at", toJSON(F.At)},
                       {"summary", F.Summary}};
+}
+
+static json::Value toJSON(const OverrideRecord &O) {
+  return json::Object{{"key", O.Key}, {"overrides", array(O.Overrides)}};
 }
 
 static json::Value toJSON(const BranchRecord::Side &S) {
@@ -166,6 +171,7 @@ std::string toJSON(const TUSummary &S) {
                  {"imports", array(S.Imports)},
                  {"defines", array(S.Defines)},
                  {"calls", array(S.Calls)},
+                 {"overrides", array(S.Overrides)},
                  {"assumed_returns", array(S.AssumedReturns)},
                  {"skipped", array(S.Skipped)}};
   std::string Out;
@@ -258,6 +264,11 @@ bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
          M.map("at", F.At) && mapIndex(M, P, "summary", F.Summary);
 }
 
+bool fromJSON(const json::Value &V, OverrideRecord &O, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", O.Key) && M.map("overrides", O.Overrides);
+}
+
 bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && mapIndex(M, P, "successor", S.Successor) &&
@@ -320,6 +331,7 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
         M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
         M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
         M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
+        M.map("overrides", S.Overrides) &&
         M.map("assumed_returns", S.AssumedReturns) &&
         M.map("skipped", S.Skipped)))
     return false;

@@ -54,7 +54,8 @@ std::vector<Step> shortenChain(std::vector<Step> Chain);
 struct NodeRecord {
   enum class Kind { Empty, Op, Seq, Choice, LoopBack, Call };
   Kind K = Kind::Empty;
-  /// Op: the collective; Call: the callee's USR.
+  /// Op: the collective; Call: the callee's USR, or for a virtual call
+  /// "dispatch:" and the USR of the method the static type names.
   std::string Name;
   Location At;
   std::vector<unsigned> Kids;
@@ -65,6 +66,13 @@ struct FunctionRecord {
   std::string Name;
   Location At;
   unsigned Summary = 0; ///< Node index.
+};
+
+/// A virtual method defined in the TU and the methods it overrides, at any
+/// depth: a virtual call of any of those can run its body.
+struct OverrideRecord {
+  std::string Key; ///< USR
+  std::vector<std::string> Overrides;
 };
 
 /// A rank-dependent branch with the sides' summaries up to their join.
@@ -141,6 +149,8 @@ struct TUSummary {
   /// elsewhere.
   std::vector<std::string> Defines;
   std::vector<std::string> Calls;
+  /// The overrides defined here.
+  std::vector<OverrideRecord> Overrides;
   /// Functions of other TUs this TU took to return a rank-dependent value
   /// (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;
