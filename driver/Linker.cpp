@@ -246,9 +246,9 @@ private:
       // Expanded in place when only one body can run; a virtual call with
       // several becomes a choice between them.
       Bodies Can = bodiesOf(T, R.Name);
-      const FunctionRef *Fn =
-          Can.Communicating.size() == 1 && !Can.Silent ? Can.Communicating[0]
-                                                       : nullptr;
+      const FunctionRef *Fn = Can.Communicating.size() == 1 && !Can.Silent
+                                  ? Can.Communicating[0]
+                                  : nullptr;
       if (Fn && Depth < MaxRenderDepth &&
           llvm::count(Via, Fn->Record->Name) == 0) {
         --RenderLeft;
@@ -318,9 +318,9 @@ private:
             Alternatives.push_back(renderAll(Items, WithLocations));
           } else {
             Alternatives.push_back(
-                WithLocations ? fmt::format("{} again ({})", Fn->Record->Name,
-                                            Show(R.At))
-                              : Fn->Record->Name + " again");
+                WithLocations
+                    ? fmt::format("{} again ({})", Fn->Record->Name, Show(R.At))
+                    : Fn->Record->Name + " again");
           }
         }
         if (Can.Silent)

@@ -1,11 +1,11 @@
 //===--- TUSummarizer.cpp - Phase 1: one TU's analysis, as a summary ------===//
 
 #include "TUSummarizer.h"
-#include "core/TranslationUnitAnalysis.h"
 #include "core/ClassHierarchy.h"
+#include "core/TranslationUnitAnalysis.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseMap.h"

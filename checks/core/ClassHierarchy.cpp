@@ -3,8 +3,8 @@
 #include "core/ClassHierarchy.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -57,7 +57,8 @@ const CXXMethodDecl *dispatchedMethod(const Expr *E) {
   const CXXMethodDecl *MD = Call->getMethodDecl();
   if (!MD || !MD->isVirtual() || MD->isInvalidDecl())
     return nullptr;
-  if (const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()))
+  if (const auto *Member =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()))
     if (Member->hasQualifier())
       return nullptr;
   const Expr *Object = Call->getImplicitObjectArgument();

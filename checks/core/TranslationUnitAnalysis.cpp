@@ -1,12 +1,12 @@
 //===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
 
 #include "core/TranslationUnitAnalysis.h"
-#include "core/ForwardBackwardOrder.h"
 #include "core/ClassHierarchy.h"
+#include "core/ForwardBackwardOrder.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
