@@ -6,6 +6,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+#include <cstdint>
 #include <optional>
 
 using namespace clang;
@@ -453,7 +455,7 @@ private:
     Expr::EvalResult Result;
     if (!E->EvaluateAsInt(Result, AST))
       return std::nullopt;
-    return Result.Val.getInt().getExtValue();
+    return Result.Val.getInt().tryExtValue();
   }
 
   /// `R == K` or `K == R` with K a constant: (R, K).
@@ -487,13 +489,17 @@ private:
       auto R = evaluate(BO->getRHS(), Rank, RankValue, Depth + 1);
       if (!L || !R)
         return std::nullopt;
+      int64_t Out = 0;
       switch (BO->getOpcode()) {
       case BO_Add:
-        return *L + *R;
+        return llvm::AddOverflow(*L, *R, Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
       case BO_Sub:
-        return *L - *R;
+        return llvm::SubOverflow(*L, *R, Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
       case BO_Mul:
-        return *L * *R;
+        return llvm::MulOverflow(*L, *R, Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
       case BO_Xor:
         return *L ^ *R;
       case BO_EQ:
@@ -509,9 +515,10 @@ private:
       case BO_GE:
         return *L >= *R;
       case BO_Div:
-        return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
       case BO_Rem:
-        return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+        if (*R == 0 || (*R == -1 && *L == INT64_MIN))
+          return std::nullopt;
+        return BO->getOpcode() == BO_Div ? *L / *R : *L % *R;
       default:
         return std::nullopt;
       }
@@ -525,7 +532,8 @@ private:
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E))
       if (UO->getOpcode() == UO_Minus)
-        if (auto V = evaluate(UO->getSubExpr(), Rank, RankValue, Depth + 1))
+        if (auto V = evaluate(UO->getSubExpr(), Rank, RankValue, Depth + 1);
+            V && *V != INT64_MIN)
           return -*V;
     // A local variable that keeps its initial value: `int peer = 1 - rank;`.
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
