@@ -309,8 +309,12 @@ int main(int argc, const char **argv) {
   }
 
   std::vector<std::string> Files(SourcePaths.begin(), SourcePaths.end());
-  if (Files.empty())
+  if (Files.empty()) {
+    // The database lists its files in hash order, which changes with the
+    // checkout's path; the report's order must not.
     Files = Database->getAllFiles();
+    llvm::sort(Files);
+  }
   if (Files.empty())
     return fail("no files to analyse: the compile database lists none");
 

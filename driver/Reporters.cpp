@@ -30,6 +30,14 @@ static std::string where(const Location &L, const Run &R) {
                      L.Column);
 }
 
+/// "'rank' is set from 'pg->getRank()' at train.cpp:5:14"; a step that
+/// stands for links left out of a long chain has no location.
+static std::string noteText(const Note &N, const Run &R) {
+  if (!N.At.valid())
+    return N.Message;
+  return N.Message + " at " + where(N.At, R);
+}
+
 std::string skippedMessage(const SkippedRecord &S) {
   return fmt::format("the analysis of '{}' was skipped: it needs more than {} "
                      "steps (option AnalysisBudget) for its {} rank-dependent "
@@ -84,8 +92,7 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
                            ? "the loop condition depends on the rank: "
                            : "the condition depends on the rank: ";
     for (size_t I = 0; I < D.Why.size(); ++I)
-      OS << "  " << (I == 0 ? Lead : "  ")
-         << D.Why[I].Message << " at " << where(D.Why[I].At, R) << "\n";
+      OS << "  " << (I == 0 ? Lead : "  ") << noteText(D.Why[I], R) << "\n";
     size_t Width = 0;
     for (const SideText &S : D.Sides)
       Width = std::max(Width, S.Label.size());
@@ -113,6 +120,8 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
 }
 
 static json::Value location(const Location &L, const Run &R) {
+  if (!L.valid())
+    return nullptr;
   return json::Object{{"file", relativePath(L.File, R.SourceRoot)},
                       {"line", L.Line},
                       {"column", L.Column}};
@@ -226,9 +235,11 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
     json::Array Related;
     int Id = 1;
     for (const Note &N : D.Why)
-      Related.push_back(json::Object{{"id", Id++},
-                                     {"physicalLocation", Physical(N.At)},
-                                     {"message", json::Object{{"text", N.Message + "."}}}});
+      if (N.At.valid())
+        Related.push_back(
+            json::Object{{"id", Id++},
+                         {"physicalLocation", Physical(N.At)},
+                         {"message", json::Object{{"text", N.Message + "."}}}});
     for (const Note &N : D.related())
       Related.push_back(json::Object{{"id", Id++},
                                      {"physicalLocation", Physical(N.At)},
@@ -325,7 +336,7 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
   for (const Diagnostic &D : R.Findings) {
     std::string Body = D.Message;
     for (const Note &N : D.Why)
-      Body += "\n" + N.Message + " at " + where(N.At, R);
+      Body += "\n" + noteText(N, R);
     for (const SideText &S : D.Sides)
       Body += "\n" + S.Label + ": " + S.Text;
     OS << "::warning file=" << escape(relativePath(D.At.File, R.SourceRoot), true)

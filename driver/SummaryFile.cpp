@@ -19,6 +19,33 @@ std::string FactRecord::id() const {
   return "p:" + Key + ":" + std::to_string(Index);
 }
 
+/// The links a step stands for: N for "... N more steps ...", else 1.
+static unsigned linksIn(const Step &S) {
+  llvm::StringRef Text(S.Message);
+  unsigned N = 0;
+  if (!S.At.valid() && Text.consume_front("... ") &&
+      (Text.consume_back(" more steps ...") ||
+       Text.consume_back(" more step ...")) &&
+      !Text.getAsInteger(10, N))
+    return N;
+  return 1;
+}
+
+std::vector<Step> shortenChain(std::vector<Step> Chain) {
+  constexpr size_t Head = MaxChainSteps - 3, Tail = 2;
+  if (Chain.size() <= MaxChainSteps)
+    return Chain;
+  unsigned Left = 0;
+  for (size_t I = Head; I < Chain.size() - Tail; ++I)
+    Left += linksIn(Chain[I]);
+  std::vector<Step> Out(Chain.begin(), Chain.begin() + Head);
+  Out.push_back(
+      {Location(), "... " + std::to_string(Left) +
+                       (Left == 1 ? " more step ..." : " more steps ...")});
+  Out.insert(Out.end(), Chain.end() - Tail, Chain.end());
+  return Out;
+}
+
 static json::Value toJSON(const Location &L) {
   if (!L.valid())
     return nullptr;
@@ -33,6 +60,7 @@ static json::Value toJSON(const std::string &S) { return S; }
 static json::Value toJSON(unsigned N) { return N; }
 static json::Value toJSON(const NodeRecord &N);
 static json::Value toJSON(const FunctionRecord &F);
+static json::Value toJSON(const OverrideRecord &O);
 static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
 static json::Value toJSON(const FactRecord &F);
@@ -81,6 +109,10 @@ static json::Value toJSON(const FunctionRecord &F) {
                       {"name", F.Name},
                       {"at", toJSON(F.At)},
                       {"summary", F.Summary}};
+}
+
+static json::Value toJSON(const OverrideRecord &O) {
+  return json::Object{{"key", O.Key}, {"overrides", array(O.Overrides)}};
 }
 
 static json::Value toJSON(const BranchRecord::Side &S) {
@@ -139,6 +171,7 @@ std::string toJSON(const TUSummary &S) {
                  {"imports", array(S.Imports)},
                  {"defines", array(S.Defines)},
                  {"calls", array(S.Calls)},
+                 {"overrides", array(S.Overrides)},
                  {"assumed_returns", array(S.AssumedReturns)},
                  {"skipped", array(S.Skipped)}};
   std::string Out;
@@ -231,6 +264,11 @@ bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
          M.map("at", F.At) && mapIndex(M, P, "summary", F.Summary);
 }
 
+bool fromJSON(const json::Value &V, OverrideRecord &O, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", O.Key) && M.map("overrides", O.Overrides);
+}
+
 bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && mapIndex(M, P, "successor", S.Successor) &&
@@ -293,6 +331,7 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
         M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
         M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
         M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
+        M.map("overrides", S.Overrides) &&
         M.map("assumed_returns", S.AssumedReturns) &&
         M.map("skipped", S.Skipped)))
     return false;

@@ -21,7 +21,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 2;
+inline constexpr unsigned SummaryVersion = 3;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -35,16 +35,27 @@ struct Location {
 };
 
 /// One link of an explanation: "'rank' is set from 'pg->getRank()'" there.
+/// A step without a location stands for links left out of a long chain.
 struct Step {
   Location At;
   std::string Message;
 };
 
+/// Explanations longer than this are shortened: their first links (what the
+/// condition reads) and last links (the source of the rank) are kept, the
+/// middle becomes one step "... N more steps ...".
+inline constexpr size_t MaxChainSteps = 10;
+
+/// \p Chain, shortened to at most MaxChainSteps steps. Steps that already
+/// stand for left-out links (from another TU's chain) count as many.
+std::vector<Step> shortenChain(std::vector<Step> Chain);
+
 /// A node of a located summary. Kids index the TU's node table.
 struct NodeRecord {
   enum class Kind { Empty, Op, Seq, Choice, LoopBack, Call };
   Kind K = Kind::Empty;
-  /// Op: the collective; Call: the callee's USR.
+  /// Op: the collective; Call: the callee's USR, or for a virtual call
+  /// "dispatch:" and the USR of the method the static type names.
   std::string Name;
   Location At;
   std::vector<unsigned> Kids;
@@ -55,6 +66,13 @@ struct FunctionRecord {
   std::string Name;
   Location At;
   unsigned Summary = 0; ///< Node index.
+};
+
+/// A virtual method defined in the TU and the methods it overrides, at any
+/// depth: a virtual call of any of those can run its body.
+struct OverrideRecord {
+  std::string Key; ///< USR
+  std::vector<std::string> Overrides;
 };
 
 /// A rank-dependent branch with the sides' summaries up to their join.
@@ -131,6 +149,8 @@ struct TUSummary {
   /// elsewhere.
   std::vector<std::string> Defines;
   std::vector<std::string> Calls;
+  /// The overrides defined here.
+  std::vector<OverrideRecord> Overrides;
   /// Functions of other TUs this TU took to return a rank-dependent value
   /// (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;

@@ -1,10 +1,11 @@
 //===--- TUSummarizer.cpp - Phase 1: one TU's analysis, as a summary ------===//
 
 #include "TUSummarizer.h"
+#include "core/ClassHierarchy.h"
 #include "core/TranslationUnitAnalysis.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseMap.h"
@@ -50,10 +51,12 @@ public:
     return L;
   }
 
+  /// The whole chain back to its source (a cycle stops it), shortened in
+  /// the middle if it is long.
   std::vector<Step> why(const Origin *O) {
     std::vector<Step> Steps;
     llvm::DenseSet<const Origin *> Seen;
-    for (; O && Steps.size() < 8 && Seen.insert(O).second; O = O->Cause) {
+    for (; O && Seen.insert(O).second; O = O->Cause) {
       Step S;
       S.Message = O->Message;
       if (O->Loc.isValid())
@@ -64,7 +67,7 @@ public:
         continue;
       Steps.push_back(std::move(S));
     }
-    return Steps;
+    return shortenChain(std::move(Steps));
   }
 
   /// The index of \p N (a located summary) in the node table.
@@ -91,10 +94,13 @@ public:
     case SummaryNode::Kind::LoopBack:
       R.K = NodeRecord::Kind::LoopBack;
       break;
-    case SummaryNode::Kind::Call:
+    case SummaryNode::Kind::Call: {
       R.K = NodeRecord::Kind::Call;
-      Calls.insert(N->getOp());
+      llvm::StringRef Key = N->getOp();
+      Key.consume_front(AnalysisContext::DispatchPrefix);
+      Calls.insert(Key);
       break;
+    }
     }
     R.Name = N->getOp().str();
     R.At = location(Ctx.tagLoc(N->getTag()));
@@ -173,7 +179,14 @@ std::string displayName(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (MD->getParent()->isLambda())
       return "lambda";
-  return FD->getQualifiedNameAsString();
+  // "fw::NcclImpl::AllReduce", without "(anonymous namespace)::" or inline
+  // namespaces, which the user never writes.
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  FD->printQualifiedName(OS, Policy);
+  return Name;
 }
 
 const char *shapeName(Finding::Shape S) {
@@ -214,6 +227,17 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     if (Key.empty())
       continue;
     Out.Defines.push_back(Key);
+    // A virtual call of a method it overrides, in any TU, can run it.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FA->decl());
+        MD && MD->isVirtual()) {
+      OverrideRecord O;
+      O.Key = Key;
+      for (const CXXMethodDecl *Base : overriddenMethods(MD))
+        if (std::string BaseKey = usrOf(Base); !BaseKey.empty())
+          O.Overrides.push_back(std::move(BaseKey));
+      if (!O.Overrides.empty())
+        Out.Overrides.push_back(std::move(O));
+    }
     const SummaryNode *Located = FA->locatedSummary();
     if (Located->isInert())
       continue;

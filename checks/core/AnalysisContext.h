@@ -123,6 +123,12 @@ public:
   /// When set, a call of a user function whose body is elsewhere becomes a
   /// Call node in summaries instead of issuing nothing.
   std::function<std::string(const clang::FunctionDecl *)> ExternalKey;
+  /// Driver mode: the key of a virtual call of \p Method, which the driver
+  /// resolves to every body the call can dispatch to, in any TU.
+  static constexpr llvm::StringLiteral DispatchPrefix = "dispatch:";
+  std::string dispatchKey(const clang::FunctionDecl *Method) const {
+    return DispatchPrefix.str() + ExternalKey(Method);
+  }
   /// True if \p FD is a user function whose body is not in this TU: the
   /// driver finds it in another.
   bool isExternalUserFunction(const clang::FunctionDecl *FD) const;

@@ -1,6 +1,7 @@
 //===--- FunctionAnalysis.cpp - Collectives and divergence in one function ===//
 
 #include "core/FunctionAnalysis.h"
+#include "core/ClassHierarchy.h"
 #include "core/CommunicatorMembership.h"
 #include "core/FailurePaths.h"
 #include "clang/AST/ASTContext.h"
@@ -212,7 +213,10 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Var->getInit();
           Site.Block = B;
           Site.Summary = Ends;
-          Site.Callee = Destructor->getDefinition();
+          // The driver links a body in another TU by the declaration's key.
+          Site.Callee = Destructor->getDefinition()
+                            ? Destructor->getDefinition()
+                            : Destructor;
           Site.IsDestructor = true;
           Sites[B->getBlockID()].push_back(Site);
         }
@@ -231,7 +235,8 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Construct;
           Site.Block = B;
           Site.Summary = Built;
-          Site.Callee = Construct->getConstructor()->getDefinition();
+          const CXXConstructorDecl *Ctor = Construct->getConstructor();
+          Site.Callee = Ctor->getDefinition() ? Ctor->getDefinition() : Ctor;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -267,6 +272,15 @@ void FunctionAnalysis::computeSites() {
         Site.IsBarrier = Entry->Role == CallRole::Barrier;
         if (Site.IsBarrier)
           Ctx.Summaries.markBarrier(Site.Summary->getOp());
+      } else if (const CXXMethodDecl *Method = dispatchedMethod(Call);
+                 Method && !Ctx.isLibraryDecl(Method)) {
+        // A virtual call: whichever override the object's type has.
+        const SummaryNode *Dispatched = Index.dispatchSummaryOf(Method);
+        if (!Dispatched || Dispatched->isEmpty())
+          continue;
+        Site.Summary = Dispatched;
+        Site.Callee = Method;
+        Site.IsDispatch = true;
       } else {
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
         if (!CalleeSummary || CalleeSummary->isEmpty())
@@ -338,7 +352,9 @@ const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
     return Site.Summary;
   unsigned Tag = Ctx.tag(Site.Call->getExprLoc());
   if (Site.Callee)
-    return Ctx.Located.call(Ctx.ExternalKey(Site.Callee), Tag);
+    return Ctx.Located.call(Site.IsDispatch ? Ctx.dispatchKey(Site.Callee)
+                                            : Ctx.ExternalKey(Site.Callee),
+                            Tag);
   return Ctx.Located.op(Site.Summary->getOp(), Tag);
 }
 
@@ -414,10 +430,18 @@ void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
                                     std::vector<CallStep> &Chain) const {
   const CallSite *Current = &Site;
   for (unsigned Depth = 0; Current && Current->Callee && Depth < 8; ++Depth) {
-    const FunctionAnalysis *Callee = Index.analysisOf(Current->Callee);
-    if (!Callee)
-      return;
-    const CallSite *Inner = Callee->firstSiteIssuing(Op);
+    const FunctionAnalysis *Callee = nullptr;
+    const CallSite *Inner = nullptr;
+    if (Current->IsDispatch) {
+      // The first override that issues the collective.
+      for (const FunctionDecl *Target :
+           Index.dispatchTargets(cast<CXXMethodDecl>(Current->Callee)))
+        if ((Callee = Index.analysisOf(Target)) &&
+            (Inner = Callee->firstSiteIssuing(Op)))
+          break;
+    } else if ((Callee = Index.analysisOf(Current->Callee))) {
+      Inner = Callee->firstSiteIssuing(Op);
+    }
     if (!Inner)
       return;
     CallStep Step;

@@ -26,6 +26,7 @@ class ParentMap;
 class CFGBlock;
 class CallExpr;
 class FunctionDecl;
+class CXXMethodDecl;
 template <bool IsPostDom> class CFGDominatorTreeImpl;
 using CFGPostDomTree = CFGDominatorTreeImpl<true>;
 } // namespace clang
@@ -48,6 +49,9 @@ struct CallSite {
   /// The communicator the collective runs on (MPI_Comm, ncclComm_t), or the
   /// only one a helper is given; null if none.
   const clang::Expr *Communicator = nullptr;
+  /// The call dispatches on its object's dynamic type: Callee is the
+  /// method the static type names, and any override may run.
+  bool IsDispatch = false;
 };
 
 class FunctionAnalysis;
@@ -63,6 +67,13 @@ public:
   /// The analysis of \p Callee, or null if it has none.
   virtual const FunctionAnalysis *
   analysisOf(const clang::FunctionDecl *Callee) = 0;
+  /// What a virtual call of \p Method can issue: one of the bodies it can
+  /// dispatch to (its own unless pure, and its overrides').
+  virtual const SummaryNode *
+  dispatchSummaryOf(const clang::CXXMethodDecl *Method) = 0;
+  /// The bodies in this TU a virtual call of \p Method can run.
+  virtual std::vector<const clang::FunctionDecl *>
+  dispatchTargets(const clang::CXXMethodDecl *Method) = 0;
 };
 
 class FunctionAnalysis {

@@ -1,11 +1,12 @@
 //===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
 
 #include "core/TranslationUnitAnalysis.h"
+#include "core/ClassHierarchy.h"
 #include "core/ForwardBackwardOrder.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -105,6 +106,37 @@ TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 void TranslationUnitAnalysis::discover() {
   FunctionCollector Collector(Ctx, Roots, Hooks, ReducerSeen);
   Collector.TraverseDecl(Ctx.AST.getTranslationUnitDecl());
+  for (const FunctionDecl *FD : Roots)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (MD->isVirtual())
+        for (const CXXMethodDecl *Base : overriddenMethods(MD))
+          Overriders[Base].push_back(FD);
+}
+
+std::vector<const FunctionDecl *>
+TranslationUnitAnalysis::dispatchTargets(const CXXMethodDecl *Method) {
+  std::vector<const FunctionDecl *> Targets;
+  if (!Method->isPureVirtual())
+    if (FunctionAnalysis *Own = get(Method))
+      Targets.push_back(Own->decl());
+  auto It = Overriders.find(Method->getCanonicalDecl());
+  if (It != Overriders.end())
+    Targets.insert(Targets.end(), It->second.begin(), It->second.end());
+  return Targets;
+}
+
+const SummaryNode *
+TranslationUnitAnalysis::dispatchSummaryOf(const CXXMethodDecl *Method) {
+  // For the driver: the overrides of every TU, linked later.
+  if (Ctx.ExternalKey)
+    return Ctx.Summaries.call(Ctx.dispatchKey(Method->getCanonicalDecl()));
+  llvm::SmallVector<const SummaryNode *, 4> Alternatives;
+  for (const FunctionDecl *Target : dispatchTargets(Method))
+    Alternatives.push_back(summaryOf(Target));
+  // A body elsewhere (a library's, or another TU's) issues nothing here.
+  if (!Method->isPureVirtual() && !get(Method))
+    Alternatives.push_back(Ctx.Summaries.empty());
+  return Ctx.Summaries.choice(Alternatives);
 }
 
 FunctionAnalysis *TranslationUnitAnalysis::get(const FunctionDecl *FD) {

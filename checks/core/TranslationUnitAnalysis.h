@@ -68,6 +68,10 @@ public:
   const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
   const FunctionAnalysis *
   analysisOf(const clang::FunctionDecl *Callee) override;
+  const SummaryNode *
+  dispatchSummaryOf(const clang::CXXMethodDecl *Method) override;
+  std::vector<const clang::FunctionDecl *>
+  dispatchTargets(const clang::CXXMethodDecl *Method) override;
 
 private:
   void discover();
@@ -81,6 +85,11 @@ private:
   llvm::DenseSet<const clang::FunctionDecl *> Summarised;
   llvm::DenseMap<const clang::FunctionDecl *, const SummaryNode *>
       PreviousRound;
+  /// The methods defined in the TU that override each virtual method
+  /// (canonical declarations), directly or further down.
+  llvm::DenseMap<const clang::CXXMethodDecl *,
+                 std::vector<const clang::FunctionDecl *>>
+      Overriders;
   /// Lambdas given to register_hook: gradient hooks.
   std::vector<const clang::FunctionDecl *> Hooks;
   bool ReducerSeen = false;

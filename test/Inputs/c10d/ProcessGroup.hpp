@@ -115,6 +115,8 @@ public:
                                         int dstRank, int tag);
   virtual c10::intrusive_ptr<Work> recv(std::vector<at::Tensor> &tensors,
                                         int srcRank, int tag);
+  virtual c10::intrusive_ptr<Work>
+  recvAnysource(std::vector<at::Tensor> &tensors, int tag);
 };
 
 class Store {
