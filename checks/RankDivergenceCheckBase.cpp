@@ -180,6 +180,8 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.ByNameLoc.isValid())
+    diag(F.ByNameLoc, "%0", DiagnosticIDs::Note) << F.ByNameNote;
 }
 
 } // namespace clang::tidy::ddp

@@ -2,6 +2,7 @@
 
 #include "RendezvousConfigCheck.h"
 #include "AnalysisOptionsIO.h"
+#include "core/BrokenCode.h"
 #include "core/OptionList.h"
 #include "core/ProcessGroupSetup.h"
 #include "core/TranslationUnitAnalysis.h"
@@ -72,9 +73,8 @@ std::string sourceOf(const Expr *E, ASTContext &AST, unsigned Depth = 0) {
   E = stripped(E);
   if (!E || Depth > 4)
     return "";
-  Expr::EvalResult Value;
-  if (E->EvaluateAsInt(Value, AST))
-    return "lit:" + std::to_string(Value.Val.getInt().getSExtValue());
+  if (std::optional<llvm::APSInt> Value = ::ddp::evaluateInt(E, AST))
+    return "lit:" + std::to_string(Value->getSExtValue());
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
       if (Var->hasLocalStorage() && Var->getInit() &&
@@ -134,9 +134,9 @@ bool oneRankTest(const Expr *E, ::ddp::TranslationUnitAnalysis &TU,
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() != BO_EQ)
       return false;
-    if (BO->getRHS()->isIntegerConstantExpr(AST))
+    if (::ddp::isIntegerConstant(BO->getRHS(), AST))
       return Exact(BO->getLHS());
-    if (BO->getLHS()->isIntegerConstantExpr(AST))
+    if (::ddp::isIntegerConstant(BO->getLHS(), AST))
       return Exact(BO->getRHS());
     return false;
   }
@@ -196,7 +196,9 @@ void RendezvousConfigCheck::checkServers(
     const ::ddp::Origin *Gated = TU.controllingBranch(C.Function, C.Site);
     bool Constant = false, Value = false;
     if (IsServer) {
-      Constant = IsServer->EvaluateAsBooleanCondition(Value, AST);
+      std::optional<bool> Known = ::ddp::evaluateCondition(IsServer, AST);
+      Constant = Known.has_value();
+      Value = Known.value_or(false);
     } else {
       Constant = true; // Defaults to false.
     }
@@ -226,7 +228,7 @@ void RendezvousConfigCheck::checkServers(
     // ranks). `rank == 0` on a rank known only by its name is trusted.
     const auto *BO = dyn_cast<BinaryOperator>(stripped(IsServer));
     auto ClassOfRanks = [&](const BinaryOperator *Cmp) {
-      const Expr *Side = Cmp->getRHS()->isIntegerConstantExpr(AST)
+      const Expr *Side = ::ddp::isIntegerConstant(Cmp->getRHS(), AST)
                              ? Cmp->getLHS()
                              : Cmp->getRHS();
       const auto *Arith = dyn_cast<BinaryOperator>(stripped(Side));

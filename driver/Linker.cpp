@@ -52,6 +52,9 @@ public:
         Functions.try_emplace(F.Key, FunctionRef{I, &F});
         Local.try_emplace(localKey(I, F.Key), FunctionRef{I, &F});
       }
+      for (const SkippedRecord &S : TUs[I].Skipped)
+        if (!S.Reason.empty() && !S.Key.empty())
+          Broken.insert(S.Key);
     }
   }
 
@@ -116,9 +119,11 @@ private:
 
   const SummaryNode *resolve(unsigned From, llvm::StringRef Key) {
     const FunctionRef *Fn = lookup(From, Key);
-    if (!Fn)
-      return SC.empty(); // No body anywhere: a library, or unresolved.
-    return resolve(*Fn);
+    if (Fn)
+      return resolve(*Fn);
+    // A body that did not compile (in every TU that has it) may issue
+    // anything; no body anywhere: a library, or unresolved.
+    return Broken.contains(Key) ? SC.op(UnknownOp) : SC.empty();
   }
 
   const SummaryNode *resolve(const FunctionRef &Fn) {
@@ -284,6 +289,11 @@ private:
       RenderLeft = MaxRenderedItems;
       flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
     }
+    // A side that calls code that did not compile may issue anything.
+    if (llvm::any_of(Erased, [](const SummaryNode *N) {
+          return N->mayIssue(UnknownOp);
+        }))
+      return std::nullopt;
     unsigned Other = 1;
     while (Other < Erased.size() && Erased[Other] == Erased[0])
       ++Other;
@@ -342,6 +352,8 @@ private:
                fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
                            D.Sides.back().Label)});
     }
+    if (B.ByNameAt.valid())
+      D.ByName = Note{B.ByNameAt, B.ByNameNote};
     if (B.EarlyExit.valid())
       D.EarlyExit = Note{B.EarlyExit,
                          fmt::format("ranks leave here ({}) and never reach "
@@ -362,6 +374,8 @@ private:
   SummaryContext SC;
   /// Bodies by USR (the first TU's), and by TU and USR.
   llvm::StringMap<FunctionRef> Functions, Local;
+  /// Functions whose bodies did not compile, by USR.
+  llvm::StringSet<> Broken;
   llvm::StringMap<const SummaryNode *> Done, Previous;
   llvm::StringSet<> InProgress;
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;

@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -28,6 +29,7 @@ AnalysisContext::AnalysisContext(ASTContext &AST, const AnalysisOptions &Opts)
   Catalogue.addList(Opts.PointToPoint, CallRole::PointToPoint);
   Catalogue.addList(Opts.RankSources, CallRole::RankSource);
   Catalogue.addList(Opts.UniformSources, CallRole::UniformSource);
+  TUHasErrors = AST.getDiagnostics().hasErrorOccurred();
   std::string Error;
   RankNameValid = !Opts.RankNamePattern.empty() && RankName.isValid(Error);
   addNames(RankEnvVars, Opts.RankEnvVars);
@@ -149,13 +151,29 @@ bool AnalysisContext::isAnalysable(const FunctionDecl *FD) const {
   if (!FD)
     return false;
   const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
-      Def->isInvalidDecl())
+  if (!Def || !Def->hasBody() || Def->isDependentContext())
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
     if (MD->getParent()->isLambda() && MD->getParent()->isDependentContext())
       return false;
-  return !isLibraryDecl(Def);
+  return !isLibraryDecl(Def) && distrust(Def) == Distrust::None;
+}
+
+Distrust AnalysisContext::distrust(const FunctionDecl *Def) const {
+  auto [It, New] = Distrusts.try_emplace(Def, Distrust::None);
+  if (New)
+    It->second = distrustOf(Def, TUHasErrors);
+  return It->second;
+}
+
+bool AnalysisContext::isBrokenUserFunction(const FunctionDecl *FD) const {
+  if (!FD)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+      isLibraryDecl(Def))
+    return false;
+  return distrust(Def) != Distrust::None;
 }
 
 bool AnalysisContext::isExternalUserFunction(const FunctionDecl *FD) const {

@@ -4,10 +4,12 @@
 #define DDP_CORE_ANALYSISCONTEXT_H
 
 #include "core/AnalysisOptions.h"
+#include "core/BrokenCode.h"
 #include "core/CollectiveCatalogue.h"
-#include "core/GradientSync.h"
 #include "core/CollectiveSummary.h"
+#include "core/GradientSync.h"
 #include "core/Origin.h"
+#include "core/UnresolvedCalls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -171,8 +173,23 @@ public:
   /// True for declarations in library namespaces or system headers: their
   /// behaviour comes from the catalogue, not from their bodies.
   bool isLibraryDecl(const clang::Decl *D) const;
-  /// True if \p FD has a body that the analysis should look into.
+  /// True if \p FD has a body that the analysis should look into: the
+  /// user's, not a template's, and one it can trust (see BrokenCode.h).
   bool isAnalysable(const clang::FunctionDecl *FD) const;
+  /// Why the definition \p Def cannot be trusted, or Distrust::None.
+  /// Memoised.
+  Distrust distrust(const clang::FunctionDecl *Def) const;
+  /// True if \p FD is the user's function with a body, left out because the
+  /// body cannot be trusted: what a call of it issues is unknown.
+  bool isBrokenUserFunction(const clang::FunctionDecl *FD) const;
+
+  /// The TU had compile errors: bodies are checked for dropped statements.
+  bool TUHasErrors = false;
+  /// Calls that did not compile, matched to the catalogue by name.
+  UnresolvedCalls Unresolved;
+  /// The names of the user's functions with bodies (analysed or not): a call
+  /// that did not compile and has one of these names may be a call of one.
+  llvm::StringSet<> UserFunctionNames;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -185,6 +202,7 @@ private:
   llvm::StringSet<> RankEnvVars;
   llvm::StringSet<> LibraryNamespaces;
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
 };
 
 } // namespace ddp

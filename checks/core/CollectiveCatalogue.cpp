@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -131,6 +132,21 @@ CollectiveCatalogue::classify(const FunctionDecl *FD) const {
 
 const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const {
   return classify(Call->getDirectCallee());
+}
+
+const CatalogueEntry *CollectiveCatalogue::lookupName(llvm::StringRef Qualifier,
+                                                      llvm::StringRef Name,
+                                                      bool Suffix) const {
+  auto It = ByName.find(Name);
+  if (It == ByName.end() || Qualifier.empty())
+    return nullptr;
+  for (unsigned Index : llvm::reverse(It->second)) {
+    llvm::StringRef Q = Entries[Index].Qualifier;
+    if (Q == Qualifier || (Suffix && Q.ends_with(Qualifier) &&
+                           Q.drop_back(Qualifier.size()).ends_with("::")))
+      return &Entries[Index].Entry;
+  }
+  return nullptr;
 }
 
 } // namespace ddp

@@ -1,10 +1,11 @@
 //===--- ProcessGroupSetup.cpp - How a program builds its process groups --===//
 
 #include "core/ProcessGroupSetup.h"
+#include "core/BrokenCode.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -249,10 +250,10 @@ std::optional<double> countOf(const Expr *E, ASTContext &AST) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||
       !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
-  Expr::EvalResult Count;
-  if (!E->EvaluateAsInt(Count, AST))
+  std::optional<llvm::APSInt> Count = evaluateInt(E, AST);
+  if (!Count)
     return std::nullopt;
-  return double(Count.Val.getInt().getSExtValue());
+  return double(Count->getSExtValue());
 }
 
 } // namespace
