@@ -348,7 +348,7 @@ void RendezvousConfigCheck::checkCreations(
   for (const ::ddp::Finding &F : TU.findings()) {
     if (!::ddp::createsCommunicator(F.Op))
       continue;
-    SourceLocation Loc = F.Site->getExprLoc();
+    SourceLocation Loc = ::ddp::calledNameLoc(F.Site);
     if (F.Via.empty())
       diag(Loc, "only ranks where '%0'%select{ is false|}1 create the "
                 "communicator with '%2': creating one is a collective that "

@@ -240,7 +240,7 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     if (Decided) {
       B.Op = F.Op;
       B.IsBarrier = F.IsBarrier;
-      B.Site = Rec.location(F.Site->getExprLoc());
+      B.Site = Rec.location(calledNameLoc(F.Site));
       B.EarlyExit = Rec.location(F.EarlyExit);
       B.EarlyExitKind = F.EarlyExitKind;
       if (F.ByNameLoc.isValid()) {

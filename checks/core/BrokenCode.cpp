@@ -145,6 +145,16 @@ private:
       }
       return Distrust::None;
     }
+    // A condition that did not parse at all, where one is required.
+    if ((isa<IfStmt>(S) && !cast<IfStmt>(S)->getCond() &&
+         !cast<IfStmt>(S)->isConsteval()) ||
+        (isa<WhileStmt>(S) && !cast<WhileStmt>(S)->getCond()) ||
+        (isa<DoStmt>(S) && !cast<DoStmt>(S)->getCond()) ||
+        (isa<SwitchStmt>(S) && !cast<SwitchStmt>(S)->getCond()) ||
+        (isa<CXXForRangeStmt>(S) &&
+         (!cast<CXXForRangeStmt>(S)->getRangeStmt() ||
+          !cast<CXXForRangeStmt>(S)->getLoopVarStmt())))
+      return Distrust::DroppedStatement;
     if (!TUHasErrors)
       return Distrust::None;
     if (const auto *Block = dyn_cast<CompoundStmt>(S))

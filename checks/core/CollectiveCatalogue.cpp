@@ -134,18 +134,15 @@ const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const 
   return classify(Call->getDirectCallee());
 }
 
-const CatalogueEntry *CollectiveCatalogue::lookupName(llvm::StringRef Qualifier,
-                                                      llvm::StringRef Name,
-                                                      bool Suffix) const {
+const CatalogueEntry *
+CollectiveCatalogue::lookupName(llvm::StringRef Qualifier,
+                                llvm::StringRef Name) const {
   auto It = ByName.find(Name);
   if (It == ByName.end() || Qualifier.empty())
     return nullptr;
-  for (unsigned Index : llvm::reverse(It->second)) {
-    llvm::StringRef Q = Entries[Index].Qualifier;
-    if (Q == Qualifier || (Suffix && Q.ends_with(Qualifier) &&
-                           Q.drop_back(Qualifier.size()).ends_with("::")))
+  for (unsigned Index : llvm::reverse(It->second))
+    if (Entries[Index].Qualifier == Qualifier)
       return &Entries[Index].Entry;
-  }
   return nullptr;
 }
 

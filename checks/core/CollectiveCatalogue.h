@@ -87,12 +87,10 @@ public:
   const CatalogueEntry *classify(const clang::FunctionDecl *Callee) const;
   const CatalogueEntry *classify(const clang::CallExpr *Call) const;
   /// The newest entry for \p Name whose pattern's qualifier is \p Qualifier
-  /// ("c10d::ProcessGroup", "c10d::ops"), or, with \p Suffix, ends in it
-  /// ("ops" for "c10d::ops"): for calls that did not resolve, matched by
-  /// name (see UnresolvedCalls).
+  /// ("c10d::ProcessGroup", "c10d::ops"): for calls that did not resolve,
+  /// matched by name (see UnresolvedCalls).
   const CatalogueEntry *lookupName(llvm::StringRef Qualifier,
-                                   llvm::StringRef Name,
-                                   bool Suffix = false) const;
+                                   llvm::StringRef Name) const;
 
 private:
   struct Compiled {

@@ -417,7 +417,7 @@ const SummaryNode *FunctionAnalysis::summarize(
 const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
   if (!LocatedMode)
     return Site.Summary;
-  unsigned Tag = Ctx.tag(Site.Call->getExprLoc());
+  unsigned Tag = Ctx.tag(calledNameLoc(Site.Call));
   if (Site.Callee)
     return Ctx.Located.call(Ctx.ExternalKey(Site.Callee), Tag);
   return Ctx.Located.op(Site.Summary->getOp(), Tag);
@@ -890,7 +890,7 @@ bool FunctionAnalysis::reportDifference(
     Issuing = explainChain(*Primary, F.Op, F.Chain);
   }
   if (Issuing && Issuing->ByName) {
-    F.ByNameLoc = Issuing->Call->getExprLoc();
+    F.ByNameLoc = calledNameLoc(Issuing->Call);
     F.ByNameNote = fmt::format(
         "'{}' is matched by name: this call did not compile against the "
         "headers in use, and {}",

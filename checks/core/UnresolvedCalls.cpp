@@ -26,6 +26,8 @@ struct CallShape {
   /// The function the call names, when that much resolved (a call with
   /// arguments that did not fit).
   const FunctionDecl *Callee = nullptr;
+  /// The overloads a qualified or unqualified name found, none of which fit.
+  llvm::SmallVector<const FunctionDecl *, 2> Candidates;
   llvm::SmallVector<const Expr *, 4> Args;
 };
 
@@ -98,6 +100,10 @@ bool describeCallee(const Expr *Callee, const SourceManager &SM,
   } else if (const auto *L = dyn_cast<UnresolvedLookupExpr>(Callee)) {
     Shape.Name = identifierName(L->getName());
     Shape.Qualifier = written(L->getQualifierLoc().getSourceRange(), SM, LO);
+    // Overloads were found, none fitted: they say what is called.
+    for (const NamedDecl *Candidate : L->decls())
+      if (const FunctionDecl *FD = Candidate->getAsFunction())
+        Shape.Candidates.push_back(FD);
   } else if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
     Shape.Callee = dyn_cast<FunctionDecl>(ME->getMemberDecl());
     Shape.Member = true;
@@ -202,6 +208,32 @@ bool namedLikeGroup(llvm::StringRef Name) {
   return false;
 }
 
+/// The type of \p D as written: the text from the start of its declaration
+/// up to its name, on one line.
+std::string spelledType(const ValueDecl *D, const SourceManager &SM,
+                        const LangOptions &LO) {
+  SourceLocation Begin = D->getBeginLoc(), Name = D->getLocation();
+  if (Begin.isInvalid() || Name.isInvalid() || Begin.isMacroID() ||
+      Name.isMacroID() || SM.getFileID(Begin) != SM.getFileID(Name) ||
+      !SM.isBeforeInTranslationUnit(Begin, Name))
+    return {};
+  llvm::StringRef Text =
+      Lexer::getSourceText(CharSourceRange::getCharRange(Begin, Name), SM, LO);
+  std::string Out;
+  bool Space = false;
+  for (char C : Text.trim()) {
+    if (llvm::isSpace(C)) {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
 /// A type as written that names a process group, a backend or any c10d
 /// type.
 bool spelledLikeGroup(llvm::StringRef Text) {
@@ -240,6 +272,20 @@ bool groundedAsGroup(const Expr *E, AnalysisContext &Ctx,
     // The object Clang could not use, kept under a RecoveryExpr; `pgs[i]`.
     if (const auto *R = dyn_cast<RecoveryExpr>(E)) {
       auto Subs = R->subExpressions();
+      if (Subs.empty()) {
+        // A name Clang kept nothing of (a parameter whose type did not
+        // resolve at all): the name is all there is.
+        std::string Name = Ctx.text(R);
+        if (Name.empty() ||
+            !llvm::all_of(
+                Name, [](char C) { return llvm::isAlnum(C) || C == '_'; }) ||
+            !namedLikeGroup(Name))
+          return false;
+        Grounds = fmt::format("'{}' is named like a process group (its "
+                              "declaration did not resolve)",
+                              Name);
+        return true;
+      }
       if (Subs.size() != 1 || !Subs.front())
         return false;
       E = Subs.front();
@@ -260,6 +306,8 @@ bool groundedAsGroup(const Expr *E, AnalysisContext &Ctx,
       Grounds = fmt::format("'{}' is a c10d process group", Text);
       return true;
     }
+    // Resolved to something else (a thread pool, a std::barrier): not
+    // one.
     if (isClassLike(T))
       return false;
   }
@@ -277,21 +325,19 @@ bool groundedAsGroup(const Expr *E, AnalysisContext &Ctx,
     }
     if (Resolved && isClassLike(DT))
       return false;
-    if (const auto *DD = dyn_cast<DeclaratorDecl>(D))
-      if (const TypeSourceInfo *TSI = DD->getTypeSourceInfo()) {
-        std::string Spelled =
-            written(TSI->getTypeLoc().getSourceRange(), SM, LO);
-        if (spelledLikeGroup(Spelled)) {
-          Grounds = fmt::format("'{}' is declared as '{}'", Text, Spelled);
-          return true;
-        }
-      }
+    // The type as written, up to the name (Clang may have replaced a type
+    // that did not resolve by another, or by int).
+    std::string Spelled = spelledType(D, SM, LO);
+    if (spelledLikeGroup(Spelled)) {
+      Grounds = fmt::format("'{}' is declared as '{}'", Text, Spelled);
+      return true;
+    }
     // A name is evidence only where the type says nothing: it did not
     // resolve, or it is `auto` deduced from a call that did not compile.
     if (!Resolved && D->getDeclName().isIdentifier() &&
         namedLikeGroup(D->getName())) {
-      Grounds = fmt::format("'{}' is named like one, and its type did not "
-                            "resolve",
+      Grounds = fmt::format("'{}' is named like a process group (its type "
+                            "did not resolve)",
                             Text);
       return true;
     }
@@ -306,7 +352,8 @@ bool groundedAsGroup(const Expr *E, AnalysisContext &Ctx,
     else if (auto Called = UnresolvedCalls::calledName(E, SM, LO))
       Name = *Called;
     if (!Name.empty() && namedLikeGroup(Name)) {
-      Grounds = fmt::format("'{}' returns one by its name", Name);
+      Grounds =
+          fmt::format("'{}' is named like it returns a process group", Name);
       return true;
     }
   }
@@ -314,6 +361,30 @@ bool groundedAsGroup(const Expr *E, AnalysisContext &Ctx,
 }
 
 } // namespace
+
+SourceLocation calledNameLoc(const Expr *Call) {
+  if (!Call)
+    return {};
+  const Expr *Callee = nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(Call))
+    Callee = C->getCallee();
+  else if (const auto *R = dyn_cast<RecoveryExpr>(Call))
+    if (!R->subExpressions().empty())
+      Callee = R->subExpressions().front();
+  if (Callee) {
+    Callee = Callee->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MemberExpr>(Callee))
+      return M->getMemberLoc();
+    if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+      return M->getMemberLoc();
+    if (const auto *M = dyn_cast<UnresolvedMemberExpr>(Callee))
+      return M->getMemberLoc();
+    // `pg->name` that did not compile ends at the name.
+    if (isa<RecoveryExpr>(Callee) && isa<CallExpr>(Call))
+      return Callee->getEndLoc();
+  }
+  return Call->getExprLoc();
+}
 
 std::optional<std::string> UnresolvedCalls::calledName(const Expr *E,
                                                        const SourceManager &SM,
@@ -339,6 +410,12 @@ const UnresolvedCall *UnresolvedCalls::match(const Expr *E,
   if (!Shape)
     return nullptr;
   UnresolvedCall Match;
+  if (!Shape->Callee)
+    for (const FunctionDecl *Candidate : Shape->Candidates)
+      if (Ctx.Catalogue.classify(Candidate)) {
+        Shape->Callee = Candidate;
+        break;
+      }
   if (Shape->Callee) {
     // The callee resolved; its arguments did not fit.
     Match.Entry = Ctx.Catalogue.classify(Shape->Callee);
@@ -358,7 +435,9 @@ const UnresolvedCall *UnresolvedCalls::match(const Expr *E,
     // c10d::ops::allreduce(pg, ...): a c10d function, on a process group.
     if (Shape->Qualifier.empty() || Shape->Args.empty())
       return nullptr;
-    Match.Entry = Ctx.Catalogue.lookupName(Shape->Qualifier, Shape->Name, true);
+    if (!Shape->Candidates.empty())
+      return nullptr; // Overloads of something else.
+    Match.Entry = Ctx.Catalogue.lookupName(Shape->Qualifier, Shape->Name);
     Match.Receiver = Shape->Args.front();
     if (!Match.Entry ||
         !llvm::StringRef(Match.Entry->Pattern).starts_with("c10d::") ||

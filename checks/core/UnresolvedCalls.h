@@ -25,6 +25,8 @@
 #include <optional>
 #include <string>
 
+#include "clang/Basic/SourceLocation.h"
+
 namespace clang {
 class Expr;
 class SourceManager;
@@ -67,6 +69,10 @@ private:
   std::deque<UnresolvedCall> Matches;
   llvm::DenseMap<const clang::Expr *, const UnresolvedCall *> Memo;
 };
+
+/// Where a diagnostic about the call \p Call goes: at the name it calls
+/// (`allreduce` in `pg->allreduce(t)`), whether or not it compiled.
+clang::SourceLocation calledNameLoc(const clang::Expr *Call);
 
 } // namespace ddp
 
