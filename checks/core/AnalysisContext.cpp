@@ -3,6 +3,7 @@
 #include "core/AnalysisContext.h"
 #include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -160,10 +161,37 @@ bool AnalysisContext::isAnalysable(const FunctionDecl *FD) const {
 }
 
 Distrust AnalysisContext::distrust(const FunctionDecl *Def) const {
-  auto [It, New] = Distrusts.try_emplace(Def, Distrust::None);
-  if (New)
-    It->second = distrustOf(Def, TUHasErrors);
-  return It->second;
+  auto It = Distrusts.find(Def);
+  if (It != Distrusts.end())
+    return It->second;
+  Distrust Why = distrustOf(Def, TUHasErrors, [&](llvm::StringRef Name) {
+    return Catalogue.communicates(Name) || isUserFunctionName(Name);
+  });
+  Distrusts[Def] = Why;
+  return Why;
+}
+
+namespace {
+/// The names of the user's function definitions.
+class FunctionNames : public UserCodeVisitor<FunctionNames> {
+public:
+  using UserCodeVisitor::UserCodeVisitor;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->getDeclName().isIdentifier())
+      Names.insert(FD->getName());
+    return true;
+  }
+  llvm::StringSet<> Names;
+};
+} // namespace
+
+bool AnalysisContext::isUserFunctionName(llvm::StringRef Name) const {
+  if (!UserFunctionNames) {
+    FunctionNames Finder(*this);
+    Finder.TraverseDecl(AST.getTranslationUnitDecl());
+    UserFunctionNames = std::move(Finder.Names);
+  }
+  return UserFunctionNames->contains(Name);
 }
 
 bool AnalysisContext::isBrokenUserFunction(const FunctionDecl *FD) const {

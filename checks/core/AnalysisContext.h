@@ -16,6 +16,7 @@
 #include "llvm/Support/Regex.h"
 #include <deque>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "clang/AST/Type.h"
@@ -187,9 +188,11 @@ public:
   bool TUHasErrors = false;
   /// Calls that did not compile, matched to the catalogue by name.
   UnresolvedCalls Unresolved;
-  /// The names of the user's functions with bodies (analysed or not): a call
-  /// that did not compile and has one of these names may be a call of one.
-  llvm::StringSet<> UserFunctionNames;
+  /// True if \p Name is the name of one of the user's functions with a body
+  /// (analysed or not): a call that did not compile and has this name may
+  /// be a call of it. Found on the first question (only code with errors
+  /// asks).
+  bool isUserFunctionName(llvm::StringRef Name) const;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -203,6 +206,7 @@ private:
   llvm::StringSet<> LibraryNamespaces;
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;
   mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
+  mutable std::optional<llvm::StringSet<>> UserFunctionNames;
 };
 
 } // namespace ddp

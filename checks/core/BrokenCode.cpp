@@ -17,21 +17,23 @@ using namespace clang;
 namespace ddp {
 namespace {
 
-/// True if \p Text, the source between two statements of a block, holds
-/// code: anything but blanks, comments, semicolons and preprocessor lines.
-/// Text after a conditional directive (#if, #else, ...) up to its #endif is
-/// ignored: it is code the preprocessor left out, not code the parser
-/// dropped.
-bool holdsCode(llvm::StringRef Text) {
+/// The code in \p Text, the source between two statements of a block:
+/// without blanks, comments, semicolons and preprocessor lines. Text after
+/// a conditional directive (#if, #else, ...) up to its #endif is left out:
+/// it is code the preprocessor left out, not code the parser dropped.
+std::string codeIn(llvm::StringRef Text) {
+  std::string Code;
   bool LineStart = true, Skipped = false;
   for (size_t I = 0; I < Text.size();) {
     char C = Text[I];
     if (C == '\n') {
       LineStart = true;
+      Code += ' ';
       ++I;
       continue;
     }
     if (llvm::isSpace(C)) {
+      Code += ' ';
       ++I;
       continue;
     }
@@ -57,11 +59,68 @@ bool holdsCode(llvm::StringRef Text) {
       continue;
     }
     LineStart = false;
-    if (C != ';' && !Skipped)
-      return true;
+    if (!Skipped && C != ';')
+      Code += C;
     ++I;
   }
-  return false;
+  return llvm::StringRef(Code).trim().str();
+}
+
+/// True if \p Code, a statement the parser dropped, can change what the
+/// analysis concludes: it leaves (return, break, throw, ...), opens or
+/// closes a block, assigns, or names a call that communicates (\p
+/// Significant). `for (auto &w : works) w->wait();` over a vector whose
+/// type did not resolve, or a log line through a macro that is not
+/// defined, does none of these.
+bool changesAnalysis(llvm::StringRef Code,
+                     llvm::function_ref<bool(llvm::StringRef)> Significant) {
+  static constexpr llvm::StringLiteral Exits[] = {
+      "return",   "break",      "continue", "goto",    "throw",    "co_return",
+      "co_yield", "co_await",   "case",     "default", "exit",     "_exit",
+      "_Exit",    "quick_exit", "abort",    "longjmp", "terminate"};
+  int Depth = 0;
+  for (size_t I = 0; I < Code.size();) {
+    char C = Code[I];
+    if (C == '"' || C == '\'') {
+      // A literal: to its closing quote.
+      size_t J = I + 1;
+      while (J < Code.size() && Code[J] != C)
+        J += Code[J] == '\\' ? 2 : 1;
+      I = J + 1;
+      continue;
+    }
+    if (llvm::isAlpha(C) || C == '_') {
+      size_t J = I;
+      while (J < Code.size() && (llvm::isAlnum(Code[J]) || Code[J] == '_'))
+        ++J;
+      llvm::StringRef Word = Code.slice(I, J);
+      if (llvm::is_contained(Exits, Word) || Significant(Word))
+        return true;
+      I = J;
+      continue;
+    }
+    if (C == '{')
+      ++Depth;
+    if (C == '}' && --Depth < 0)
+      return true;
+    // Assignments, not comparisons: `=`, `+=`, `<<=`, `++`; not `==`,
+    // `!=`, `<=`, `>=`.
+    char Prev = I > 0 ? Code[I - 1] : ' ';
+    char Next = I + 1 < Code.size() ? Code[I + 1] : ' ';
+    if ((C == '+' || C == '-') && Next == C)
+      return true;
+    if (C == '=') {
+      if (Next == '=') {
+        I += 2;
+        continue;
+      }
+      bool Shift = (Prev == '<' || Prev == '>') && I > 1 && Code[I - 2] == Prev;
+      if (Shift || !(Prev == '!' || Prev == '<' || Prev == '>'))
+        return true;
+    }
+    ++I;
+  }
+  return Depth != 0;
 }
 
 /// True for a class type without a definition: after a fatal error (an
@@ -89,9 +148,10 @@ bool undefinedMembers(const CXXRecordDecl *RD, const ASTContext &AST) {
 
 class BodyCheck {
 public:
-  BodyCheck(const ASTContext &AST, bool TUHasErrors)
+  BodyCheck(const ASTContext &AST, bool TUHasErrors,
+            llvm::function_ref<bool(llvm::StringRef)> Significant)
       : AST(AST), SM(AST.getSourceManager()), LangOpts(AST.getLangOpts()),
-        TUHasErrors(TUHasErrors) {}
+        TUHasErrors(TUHasErrors), Significant(Significant) {}
 
   /// Walks \p Body without recursion: bodies can nest deeply.
   Distrust check(const Stmt *Body) {
@@ -177,7 +237,7 @@ private:
   }
 
   /// True if the text of \p Block holds code that none of its statements
-  /// covers: a statement the parser dropped.
+  /// covers, a statement the parser dropped, which matters to the analysis.
   bool dropsStatements(const CompoundStmt *Block) const {
     SourceLocation Previous = Block->getLBracLoc();
     for (const Stmt *Child : Block->body()) {
@@ -190,9 +250,9 @@ private:
     return codeBetween(Previous, Block->getRBracLoc());
   }
 
-  /// True if there is code after the token at \p After and before \p Before,
-  /// in the same file. Anything this cannot tell (macros on both ends, a
-  /// missing location) counts as no code.
+  /// True if there is code that matters after the token at \p After and
+  /// before \p Before, in the same file. Anything this cannot tell (macros
+  /// on both ends, a missing location) counts as no code.
   bool codeBetween(SourceLocation After, SourceLocation Before) const {
     if (After.isInvalid() || Before.isInvalid())
       return false;
@@ -211,13 +271,15 @@ private:
     llvm::StringRef Buffer = SM.getBufferData(FileA, &Invalid);
     if (Invalid || OffsetB > Buffer.size())
       return false;
-    return holdsCode(Buffer.slice(OffsetA, OffsetB));
+    std::string Code = codeIn(Buffer.slice(OffsetA, OffsetB));
+    return !Code.empty() && changesAnalysis(Code, Significant);
   }
 
   const ASTContext &AST;
   const SourceManager &SM;
   const LangOptions &LangOpts;
   bool TUHasErrors;
+  llvm::function_ref<bool(llvm::StringRef)> Significant;
 };
 
 bool supported(const Expr *E) {
@@ -227,7 +289,8 @@ bool supported(const Expr *E) {
 
 } // namespace
 
-Distrust distrustOf(const FunctionDecl *FD, bool TUHasErrors) {
+Distrust distrustOf(const FunctionDecl *FD, bool TUHasErrors,
+                    llvm::function_ref<bool(llvm::StringRef)> Significant) {
   if (!FD)
     return Distrust::InvalidFunction;
   const ASTContext &AST = FD->getASTContext();
@@ -254,7 +317,7 @@ Distrust distrustOf(const FunctionDecl *FD, bool TUHasErrors) {
   const Stmt *Body = FD->getBody();
   if (!Body)
     return Distrust::None;
-  return BodyCheck(AST, TUHasErrors).check(Body);
+  return BodyCheck(AST, TUHasErrors, Significant).check(Body);
 }
 
 const char *describe(Distrust Why) {

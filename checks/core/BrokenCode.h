@@ -18,6 +18,8 @@
 #define DDP_CORE_BROKENCODE_H
 
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include <optional>
 
 namespace clang {
@@ -42,16 +44,20 @@ enum class Distrust : unsigned char {
   /// A declaration in the body is invalid in a way that hides values or
   /// scopes: a structured binding, a local class or a lambda's class.
   InvalidDeclaration,
-  /// A statement that did not compile was left out of the body, so the CFG
-  /// would miss its control flow (an `if` whose branch did not parse is
-  /// dropped whole).
+  /// A statement that did not compile was left out of the body, and it
+  /// mattered: the CFG would miss its control flow (an `if` whose branch did
+  /// not parse is dropped whole), an assignment or a collective.
   DroppedStatement,
 };
 
 /// Why the body of \p FD cannot be trusted, or Distrust::None. Checks the
 /// text of the body for dropped statements only when \p TUHasErrors (a TU
-/// without errors has none), so clean code pays a walk of the AST.
-Distrust distrustOf(const clang::FunctionDecl *FD, bool TUHasErrors);
+/// without errors has none), so clean code pays a walk of the AST. A
+/// dropped statement matters if it can leave, opens or closes a block,
+/// assigns, or names something \p Significant says communicates (a
+/// collective of the catalogue, a function of the user's).
+Distrust distrustOf(const clang::FunctionDecl *FD, bool TUHasErrors,
+                    llvm::function_ref<bool(llvm::StringRef)> Significant);
 
 /// "a statement that did not compile was left out", for messages.
 const char *describe(Distrust Why);

@@ -134,6 +134,23 @@ const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const 
   return classify(Call->getDirectCallee());
 }
 
+bool CollectiveCatalogue::communicates(llvm::StringRef Name) const {
+  auto Communicates = [](const Compiled &C) {
+    CallRole R = C.Entry.Role;
+    return isCollectiveRole(R) || R == CallRole::PointToPoint ||
+           R == CallRole::GradientSync || R == CallRole::ArmsGradSync;
+  };
+  auto It = ByName.find(Name);
+  if (It != ByName.end())
+    for (unsigned Index : It->second)
+      if (Communicates(Entries[Index]))
+        return true;
+  for (unsigned Index : Globbed)
+    if (Communicates(Entries[Index]) && Entries[Index].NameGlob->match(Name))
+      return true;
+  return false;
+}
+
 const CatalogueEntry *
 CollectiveCatalogue::lookupName(llvm::StringRef Qualifier,
                                 llvm::StringRef Name) const {

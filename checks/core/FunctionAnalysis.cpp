@@ -359,7 +359,7 @@ void FunctionAnalysis::unresolvedSite(const Expr *E, const CFGBlock *B) {
     // anything.
     std::optional<std::string> Name = UnresolvedCalls::calledName(
         E, Ctx.AST.getSourceManager(), Ctx.AST.getLangOpts());
-    if (!Name || !Ctx.UserFunctionNames.contains(*Name))
+    if (!Name || !Ctx.isUserFunctionName(*Name))
       return;
     Site.Summary = Ctx.Summaries.op(UnknownOp);
   }

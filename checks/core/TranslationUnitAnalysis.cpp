@@ -89,10 +89,6 @@ private:
       Functions.push_back(FD);
     else if (Ctx.isBrokenUserFunction(FD))
       Broken.push_back(FD);
-    else
-      return;
-    if (FD->getDeclName().isIdentifier())
-      Ctx.UserFunctionNames.insert(FD->getName());
   }
 
   AnalysisContext &Ctx;

@@ -4,7 +4,7 @@ crash.
 
 usage: mutate_sources.py --tidy BIN --lint BIN --inputs DIR --work DIR
                          [--seed N] [--per-file N] [SOURCE...]
-                         [--torch DIR --real-source FILE... --real-count N
+                         [--torch DIR --real-sources FILE... --real-count N
                           [--examples DIR] [--no-pch] [--jobs N]]
 
 Mock-header sources (SOURCE, the check tests, which use the mock headers in
@@ -16,7 +16,7 @@ statements, a switch of 2000 cases, collectives behind macros and token
 pasting, a recursive template instantiated 300 deep, lambdas nested 100
 deep, goto spaghetti, and mutual recursion.
 
-Real-header sources (--real-source, compiled against the real LibTorch
+Real-header sources (--real-sources, compiled against the real LibTorch
 headers in --torch, and with -I --examples for the example programs):
 --real-count mutants, drawn with the seed from the sources and from these
 mutations, in turn: the generic ones above, a deleted #include, an undeclared
@@ -351,7 +351,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--torch", help="the LibTorch C++ API include dir")
     parser.add_argument("--examples", help="examples/, for common/*.h")
-    parser.add_argument("--real-source", action="append", default=[])
+    parser.add_argument("--real-sources", nargs="+", action="extend",
+                        default=[])
     parser.add_argument("--real-count", type=int, default=0)
     parser.add_argument("--no-pch", action="store_true")
     parser.add_argument("--cxx", default="clang++",
@@ -384,10 +385,14 @@ def main():
                         "-ferror-limit=0"]))
     kinds = {}
     if args.real_count:
-        if not args.torch or not args.real_source:
-            parser.error("--real-count needs --torch and --real-source")
-        real = real_mutants(args.real_source, rng, args.real_count)
-        flags = ["-std=c++17", "-DUSE_C10D_GLOO", "-isystem", args.torch]
+        if not args.torch or not args.real_sources:
+            parser.error("--real-count needs --torch and --real-sources")
+        real = real_mutants(args.real_sources, rng, args.real_count)
+        # 1.13's c10d headers also as <c10d/...>, as code for 1.7 includes
+        # them.
+        flags = ["-std=c++17", "-DUSE_C10D_GLOO", "-isystem", args.torch,
+                 "-isystem", os.path.join(os.path.dirname(os.path.dirname(
+                     args.torch.rstrip("/"))), "distributed")]
         if args.examples:
             flags += ["-I", args.examples]
         pch = [] if args.no_pch else precompile(args, flags)
