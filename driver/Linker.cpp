@@ -199,7 +199,8 @@ private:
       if (E->isInert())
         return;
       const FunctionRef *Fn = lookup(T, R.Name);
-      if (Depth < MaxRenderDepth && llvm::count(Via, Fn->Record->Name) == 0) {
+      if (Fn && Depth < MaxRenderDepth &&
+          llvm::count(Via, Fn->Record->Name) == 0) {
         --RenderLeft;
         Via.push_back(Fn->Record->Name);
         flatten(Fn->TU, Fn->Record->Summary, Via, Here, Depth + 1, Out);
@@ -282,18 +283,19 @@ private:
     if (B.Sides.size() < 2)
       return std::nullopt;
     std::vector<const SummaryNode *> Erased;
-    std::vector<std::vector<Item>> Items(B.Sides.size());
-    for (unsigned I = 0; I < B.Sides.size(); ++I) {
-      Erased.push_back(erase(T, B.Sides[I].Summary));
-      std::vector<std::string> Via;
-      RenderLeft = MaxRenderedItems;
-      flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
-    }
+    for (const BranchRecord::Side &Side : B.Sides)
+      Erased.push_back(erase(T, Side.Summary));
     // A side that calls code that did not compile may issue anything.
     if (llvm::any_of(Erased, [](const SummaryNode *N) {
           return N->mayIssue(UnknownOp);
         }))
       return std::nullopt;
+    std::vector<std::vector<Item>> Items(B.Sides.size());
+    for (unsigned I = 0; I < B.Sides.size(); ++I) {
+      std::vector<std::string> Via;
+      RenderLeft = MaxRenderedItems;
+      flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
+    }
     unsigned Other = 1;
     while (Other < Erased.size() && Erased[Other] == Erased[0])
       ++Other;
