@@ -95,4 +95,13 @@ void averageEverywhere(const c10::intrusive_ptr<c10d::ProcessGroup> &pg,
 }
 
 // LINT:      unresolved-calls-real-libtorch.cpp: remark: {{[0-9]+}} compile errors (the first: unresolved-calls-real-libtorch.cpp:{{.*}}); the functions that compiled were analysed, 0 functions were skipped
+// LINT:      unresolved-calls-real-libtorch.cpp:31:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+// LINT:        'barrier' is matched by name: this call did not compile against the headers in use, and 'backend' is named like a process group (its type did not resolve) (at unresolved-calls-real-libtorch.cpp:32:14)
+// LINT:      unresolved-calls-real-libtorch.cpp:40:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+// LINT:        'barrier' is matched by name: this call did not compile against the headers in use, and 'process_group' is declared as 'c10d::Backend *' (at unresolved-calls-real-libtorch.cpp:42:18)
+// LINT:      unresolved-calls-real-libtorch.cpp:51:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+// LINT:        'allgather_into_tensor_coalesced' is matched by name: {{.*}} (at unresolved-calls-real-libtorch.cpp:53:7)
+// LINT:      unresolved-calls-real-libtorch.cpp:61:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+// LINT:        'allreduce' is matched by name: {{.*}} (at unresolved-calls-real-libtorch.cpp:62:5)
+// LINT:      unresolved-calls-real-libtorch.cpp:82:7: warning: ranks can issue different collective sequences [ddp-collective-order]
 // LINT:      5 findings in 1 translation unit; 1 with compile errors
