@@ -96,9 +96,7 @@ std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {
 
 void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
                                      ASTContext &Context) {
-  SourceLocation Loc = F.Site->getExprLoc();
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(F.Site))
-    Loc = Member->getExprLoc();
+  SourceLocation Loc = ::ddp::calledNameLoc(F.Site);
   std::vector<FixItHint> Fixes = fixes(F, Context);
   {
     DiagnosticBuilder D = warn(F, Loc);
@@ -174,12 +172,14 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
          DiagnosticIDs::Note)
         << F.ConditionText << !F.SiteOnTrueSide << F.EarlyExitKind << F.Op;
   if (F.OtherSite)
-    diag(F.OtherSite->getExprLoc(), "the other ranks call '%0' here instead",
-         DiagnosticIDs::Note)
+    diag(::ddp::calledNameLoc(F.OtherSite),
+         "the other ranks call '%0' here instead", DiagnosticIDs::Note)
         << F.OtherOp;
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.ByNameLoc.isValid())
+    diag(F.ByNameLoc, "%0", DiagnosticIDs::Note) << F.ByNameNote;
 }
 
 } // namespace clang::tidy::ddp

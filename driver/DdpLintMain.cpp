@@ -6,7 +6,9 @@
 // collective sequences.
 //
 // Exit codes: 0 no findings, 1 findings, 2 usage or input error (including a
-// TU that could not be parsed; the others are still analysed).
+// TU that could not be parsed; the others are still analysed). A TU with
+// compile errors is analysed as far as it compiled and does not change the
+// exit code, unless --fail-on-compile-errors makes it an input error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +98,11 @@ cl::opt<std::string> SourceRoot(
     cl::desc("Report paths relative to <dir> (default: the current "
              "directory)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> FailOnCompileErrors(
+    "fail-on-compile-errors",
+    cl::desc("Exit with 2 when a translation unit has compile errors (it is "
+             "analysed as far as it compiled either way)"),
+    cl::cat(Category));
 cl::opt<cl::boolOrDefault> Color("use-color",
                                  cl::desc("Colours in text output (default: "
                                           "on a terminal)"),
@@ -389,6 +396,10 @@ int main(int argc, const char **argv) {
       if (!U.Summary.Error.empty()) {
         fail("'" + U.File + "': could not analyse: " + U.Summary.Error);
         Failed = true;
+      } else if (FailOnCompileErrors && U.Summary.CompileErrors) {
+        fail("'" + U.File + "': " + std::to_string(U.Summary.CompileErrors) +
+             " compile errors: " + U.Summary.FirstError);
+        Failed = true;
       }
     return Failed ? InputFailure : NoFindings;
   }
@@ -398,12 +409,17 @@ int main(int argc, const char **argv) {
   R.TranslationUnits = Units.size();
   R.Parsed = State.Parsed;
   R.Cached = State.Cached;
+  R.CompileErrorsFail = FailOnCompileErrors;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {
     if (!U.Summary.Error.empty()) {
       R.Errors.push_back({U.File, U.Summary.Error});
       continue;
     }
+    if (U.Summary.CompileErrors)
+      R.Incomplete.push_back({U.File, U.Summary.CompileErrors,
+                              U.Summary.FirstError, U.Summary.FirstErrorAt,
+                              unsigned(U.Summary.Skipped.size())});
     // A function skipped in a header is listed by each TU that includes it.
     for (const SkippedRecord &S : U.Summary.Skipped)
       if (llvm::none_of(R.Skipped, [&](const SkippedRecord &Seen) {
@@ -460,10 +476,14 @@ int main(int argc, const char **argv) {
     break;
   }
   OS.flush();
-  if (Format != OutputFormat::Text)
+  if (Format != OutputFormat::Text) {
     for (const InputError &E : R.Errors)
       fail("'" + E.File + "': could not analyse: " + E.Message);
-  if (!R.Errors.empty())
+    if (FailOnCompileErrors)
+      for (const IncompleteTU &T : R.Incomplete)
+        fail("'" + T.File + "': " + incompleteMessage(T, R));
+  }
+  if (!R.Errors.empty() || (FailOnCompileErrors && !R.Incomplete.empty()))
     return InputFailure;
   return R.Findings.empty() ? NoFindings : Findings;
 }

@@ -59,6 +59,9 @@ public:
         for (const std::string &Base : O.Overrides)
           if (SeenOverrides.insert(Base + " " + O.Key).second)
             Overriders[Base].push_back(O.Key);
+      for (const SkippedRecord &S : TUs[I].Skipped)
+        if (!S.Reason.empty() && !S.Key.empty())
+          Broken.insert(S.Key);
     }
   }
 
@@ -130,9 +133,11 @@ private:
       return SC.choice(Alternatives);
     }
     const FunctionRef *Fn = lookup(From, Key);
-    if (!Fn)
-      return SC.empty(); // No body anywhere: a library, or unresolved.
-    return resolve(*Fn);
+    if (Fn)
+      return resolve(*Fn);
+    // A body that did not compile (in every TU that has it) may issue
+    // anything; no body anywhere: a library, or unresolved.
+    return Broken.contains(Key) ? SC.op(UnknownOp) : SC.empty();
   }
 
   /// The functions a virtual call of \p Method can run: its own body if a
@@ -361,9 +366,15 @@ private:
     if (B.Sides.size() < 2)
       return std::nullopt;
     std::vector<const SummaryNode *> Erased;
+    for (const BranchRecord::Side &Side : B.Sides)
+      Erased.push_back(erase(T, Side.Summary));
+    // A side that calls code that did not compile may issue anything.
+    if (llvm::any_of(Erased, [](const SummaryNode *N) {
+          return N->mayIssue(UnknownOp);
+        }))
+      return std::nullopt;
     std::vector<std::vector<Item>> Items(B.Sides.size());
     for (unsigned I = 0; I < B.Sides.size(); ++I) {
-      Erased.push_back(erase(T, B.Sides[I].Summary));
       std::vector<std::string> Via;
       RenderLeft = MaxRenderedItems;
       flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
@@ -432,6 +443,8 @@ private:
                fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
                            D.Sides.back().Label)});
     }
+    if (B.ByNameAt.valid())
+      D.ByName = Note{B.ByNameAt, B.ByNameNote};
     if (B.EarlyExit.valid())
       D.EarlyExit = Note{B.EarlyExit,
                          fmt::format("ranks leave here ({}) and never reach "
@@ -456,6 +469,8 @@ private:
   /// virtual method.
   llvm::StringSet<> Defined, SeenOverrides;
   llvm::StringMap<std::vector<std::string>> Overriders;
+  /// Functions whose bodies did not compile, by USR.
+  llvm::StringSet<> Broken;
   llvm::StringMap<const SummaryNode *> Done, Previous;
   llvm::StringSet<> InProgress;
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;

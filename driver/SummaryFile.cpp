@@ -134,6 +134,10 @@ static json::Value toJSON(const BranchRecord &B) {
     O["site"] = toJSON(B.Site);
     O["early_exit"] = toJSON(B.EarlyExit);
     O["early_exit_kind"] = B.EarlyExitKind;
+    if (B.ByNameAt.valid()) {
+      O["by_name_at"] = toJSON(B.ByNameAt);
+      O["by_name_note"] = B.ByNameNote;
+    }
   }
   return O;
 }
@@ -150,10 +154,9 @@ static json::Value toJSON(const Dependency &D) {
 }
 
 static json::Value toJSON(const SkippedRecord &S) {
-  return json::Object{{"function", S.Function},
-                      {"at", toJSON(S.At)},
-                      {"budget", S.Budget},
-                      {"branches", S.Branches}};
+  return json::Object{{"function", S.Function}, {"at", toJSON(S.At)},
+                      {"budget", S.Budget},     {"branches", S.Branches},
+                      {"reason", S.Reason},     {"key", S.Key}};
 }
 
 std::string toJSON(const TUSummary &S) {
@@ -162,6 +165,9 @@ std::string toJSON(const TUSummary &S) {
                  {"main_file", S.MainFile},
                  {"key", S.Key},
                  {"error", S.Error},
+                 {"compile_errors", S.CompileErrors},
+                 {"first_error", S.FirstError},
+                 {"first_error_at", toJSON(S.FirstErrorAt)},
                  {"dependencies", array(S.Dependencies)},
                  {"nodes", array(S.Nodes)},
                  {"barriers", array(S.Barriers)},
@@ -282,10 +288,13 @@ bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
          M.map("condition_text", B.ConditionText) &&
          M.map("over_range", B.OverRange) && M.map("why", B.Why) &&
          M.map("sides", B.Sides) && M.map("decided", B.Decided) &&
-         M.mapOptional("op", B.Op) && M.mapOptional("is_barrier", B.IsBarrier) &&
+         M.mapOptional("op", B.Op) &&
+         M.mapOptional("is_barrier", B.IsBarrier) &&
          M.mapOptional("site", B.Site) &&
          M.mapOptional("early_exit", B.EarlyExit) &&
-         M.mapOptional("early_exit_kind", B.EarlyExitKind);
+         M.mapOptional("early_exit_kind", B.EarlyExitKind) &&
+         M.mapOptional("by_name_at", B.ByNameAt) &&
+         M.mapOptional("by_name_note", B.ByNameNote);
 }
 
 bool fromJSON(const json::Value &V, FactRecord &F, json::Path P) {
@@ -308,7 +317,8 @@ bool fromJSON(const json::Value &V, SkippedRecord &S, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && M.map("function", S.Function) && M.map("at", S.At) &&
          mapIndex(M, P, "budget", S.Budget) &&
-         mapIndex(M, P, "branches", S.Branches);
+         mapIndex(M, P, "branches", S.Branches) && M.map("reason", S.Reason) &&
+         M.map("key", S.Key);
 }
 
 bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
@@ -326,12 +336,15 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
     return false;
   }
   if (!(M.map("main_file", S.MainFile) && M.map("key", S.Key) &&
-        M.map("error", S.Error) && M.map("dependencies", S.Dependencies) &&
-        M.map("nodes", S.Nodes) && M.map("barriers", S.Barriers) &&
-        M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
-        M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
-        M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
-        M.map("overrides", S.Overrides) &&
+        M.map("error", S.Error) &&
+        mapIndex(M, P, "compile_errors", S.CompileErrors) &&
+        M.map("first_error", S.FirstError) &&
+        M.map("first_error_at", S.FirstErrorAt) &&
+        M.map("dependencies", S.Dependencies) && M.map("nodes", S.Nodes) &&
+        M.map("barriers", S.Barriers) && M.map("functions", S.Functions) &&
+        M.map("branches", S.Branches) && M.map("exports", S.Exports) &&
+        M.map("imports", S.Imports) && M.map("defines", S.Defines) &&
+        M.map("calls", S.Calls) && M.map("overrides", S.Overrides) &&
         M.map("assumed_returns", S.AssumedReturns) &&
         M.map("skipped", S.Skipped)))
     return false;

@@ -95,6 +95,10 @@ struct BranchRecord {
   Location Site;
   Location EarlyExit;
   std::string EarlyExitKind;
+  /// The collective's call did not compile and was matched by name: where,
+  /// and why.
+  Location ByNameAt;
+  std::string ByNameNote;
 };
 
 /// A fact that crosses to another TU: a rank-dependent argument passed to
@@ -120,13 +124,16 @@ struct Dependency {
   std::string Hash;
 };
 
-/// A function whose analysis ran out of its budget: nothing in it is
-/// reported.
+/// A function that was not analysed, so nothing in it is reported: its
+/// analysis ran out of its budget (Reason empty), or its body did not
+/// compile (Reason says how; Key is its USR, for calls from other TUs).
 struct SkippedRecord {
   std::string Function;
   Location At;
   unsigned Budget = 0;
   unsigned Branches = 0;
+  std::string Reason;
+  std::string Key;
 };
 
 struct TUSummary {
@@ -137,6 +144,12 @@ struct TUSummary {
   std::vector<Dependency> Dependencies;
   /// Set when the TU did not parse: no analysis was done.
   std::string Error;
+  /// Compile errors of a TU that parsed: it was analysed anyway, and its
+  /// functions that did not compile are in Skipped. The first error, and
+  /// where it is.
+  unsigned CompileErrors = 0;
+  std::string FirstError;
+  Location FirstErrorAt;
   std::vector<NodeRecord> Nodes;
   std::vector<std::string> Barriers;
   std::vector<FunctionRecord> Functions;
@@ -154,7 +167,7 @@ struct TUSummary {
   /// Functions of other TUs this TU took to return a rank-dependent value
   /// (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;
-  /// Functions skipped for the analysis budget.
+  /// Functions skipped for the analysis budget or for compile errors.
   std::vector<SkippedRecord> Skipped;
 };
 

@@ -35,17 +35,29 @@ public:
       return;
     llvm::SmallString<128> Text;
     Info.FormatDiagnostic(Text);
-    First = Text.str().str();
+    Message = Text.str().str();
+    First = Message;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getExpansionLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(Loc);
+      if (P.isValid()) {
         First = fmt::format("{}:{}:{}: {}", P.getFilename(), P.getLine(),
                             P.getColumn(), First);
+        At.Line = P.getLine();
+        At.Column = P.getColumn();
+        At.File = P.getFilename();
+        if (OptionalFileEntryRef Entry =
+                SM.getFileEntryRefForID(SM.getFileID(Loc)))
+          if (!Entry->getFileEntry().tryGetRealPathName().empty())
+            At.File = Entry->getFileEntry().tryGetRealPathName().str();
+      }
     }
   }
   unsigned Errors = 0;
-  std::string First;
+  /// The first error: with its location, without it, and where it is.
+  std::string First, Message;
+  Location At;
 };
 
 } // namespace
@@ -101,8 +113,10 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
-  int Status = Tool.buildASTs(ASTs);
-  if (Errors.Errors > 0 || Status != 0 || ASTs.size() != 1 || !ASTs[0]) {
+  Tool.buildASTs(ASTs);
+  // A TU with compile errors is analysed as far as it compiled, as
+  // clang-tidy does; only one that did not parse at all is an input error.
+  if (ASTs.size() != 1 || !ASTs[0]) {
     Out.Error = Errors.First.empty() ? "the compiler could not run"
                                      : Errors.First;
     if (Errors.Errors > 1)
@@ -110,6 +124,9 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
                                Errors.Errors > 2 ? "s" : "");
     return Out;
   }
+  Out.CompileErrors = Errors.Errors;
+  Out.FirstError = Errors.Message;
+  Out.FirstErrorAt = Errors.At;
   Out.AST = std::move(ASTs[0]);
   // The unit keeps its diagnostics engine, whose client is Errors: detach.
   Out.AST->getDiagnostics().setClient(new DiagnosticConsumer(),
@@ -127,6 +144,9 @@ TUSummary ParsedTU::summarize(const AnalysisOptions &Opts,
   }
   TUSummary Out = summarizeTU(AST->getASTContext(), Opts, Imports);
   Out.Dependencies = Dependencies;
+  Out.CompileErrors = CompileErrors;
+  Out.FirstError = FirstError;
+  Out.FirstErrorAt = FirstErrorAt;
   return Out;
 }
 

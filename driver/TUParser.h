@@ -19,8 +19,9 @@ namespace ddp::driver {
 /// again.
 class ParsedTU {
 public:
-  /// Parses \p Command's file. On failure, error() says why ("a.cpp:3:5:
-  /// unknown type name 'x' (and 2 more errors)").
+  /// Parses \p Command's file. If it did not parse at all, error() says
+  /// why ("a.cpp:3:5: unknown type name 'x' (and 2 more errors)"); a TU
+  /// with compile errors parses, and its summary counts them.
   static ParsedTU parse(const clang::tooling::CompileCommand &Command);
   ParsedTU(ParsedTU &&);
   ParsedTU &operator=(ParsedTU &&);
@@ -36,6 +37,9 @@ private:
   std::unique_ptr<clang::ASTUnit> AST;
   std::vector<Dependency> Dependencies;
   std::string Error;
+  unsigned CompileErrors = 0;
+  std::string FirstError;
+  Location FirstErrorAt;
 };
 
 } // namespace ddp::driver

@@ -264,16 +264,24 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     if (Decided) {
       B.Op = F.Op;
       B.IsBarrier = F.IsBarrier;
-      B.Site = Rec.location(F.Site->getExprLoc());
+      B.Site = Rec.location(calledNameLoc(F.Site));
       B.EarlyExit = Rec.location(F.EarlyExit);
       B.EarlyExitKind = F.EarlyExitKind;
+      if (F.ByNameLoc.isValid()) {
+        B.ByNameAt = Rec.location(F.ByNameLoc);
+        B.ByNameNote = F.ByNameNote;
+      }
     }
     Out.Branches.push_back(std::move(B));
   };
   for (const FunctionAnalysis *FA : TU.skipped())
-    Out.Skipped.push_back({displayName(FA->decl()),
-                           Rec.location(FA->decl()->getLocation()),
-                           Opts.AnalysisBudget, FA->divergentBranchCount()});
+    Out.Skipped.push_back(
+        {displayName(FA->decl()), Rec.location(FA->decl()->getLocation()),
+         Opts.AnalysisBudget, FA->divergentBranchCount(), "", ""});
+  for (const FunctionDecl *FD : TU.broken())
+    Out.Skipped.push_back({displayName(FD), Rec.location(FD->getLocation()), 0,
+                           0, describe(Ctx.distrust(FD)),
+                           usrOf(FD->getCanonicalDecl())});
   for (const Finding &F : TU.findings())
     Record(F, true);
   for (const Finding &F : TU.deferred())

@@ -4,16 +4,19 @@
 #define DDP_CORE_ANALYSISCONTEXT_H
 
 #include "core/AnalysisOptions.h"
+#include "core/BrokenCode.h"
 #include "core/CollectiveCatalogue.h"
-#include "core/GradientSync.h"
 #include "core/CollectiveSummary.h"
+#include "core/GradientSync.h"
 #include "core/Origin.h"
+#include "core/UnresolvedCalls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 #include <deque>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "clang/AST/Type.h"
@@ -177,8 +180,25 @@ public:
   /// True for declarations in library namespaces or system headers: their
   /// behaviour comes from the catalogue, not from their bodies.
   bool isLibraryDecl(const clang::Decl *D) const;
-  /// True if \p FD has a body that the analysis should look into.
+  /// True if \p FD has a body that the analysis should look into: the
+  /// user's, not a template's, and one it can trust (see BrokenCode.h).
   bool isAnalysable(const clang::FunctionDecl *FD) const;
+  /// Why the definition \p Def cannot be trusted, or Distrust::None.
+  /// Memoised.
+  Distrust distrust(const clang::FunctionDecl *Def) const;
+  /// True if \p FD is the user's function with a body, left out because the
+  /// body cannot be trusted: what a call of it issues is unknown.
+  bool isBrokenUserFunction(const clang::FunctionDecl *FD) const;
+
+  /// The TU had compile errors: bodies are checked for dropped statements.
+  bool TUHasErrors = false;
+  /// Calls that did not compile, matched to the catalogue by name.
+  UnresolvedCalls Unresolved;
+  /// True if \p Name is the name of one of the user's functions with a body
+  /// (analysed or not): a call that did not compile and has this name may
+  /// be a call of it. Found on the first question (only code with errors
+  /// asks).
+  bool isUserFunctionName(llvm::StringRef Name) const;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -191,6 +211,8 @@ private:
   llvm::StringSet<> RankEnvVars;
   llvm::StringSet<> LibraryNamespaces;
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
+  mutable std::optional<llvm::StringSet<>> UserFunctionNames;
 };
 
 } // namespace ddp

@@ -25,6 +25,12 @@
 
 namespace ddp {
 
+/// The operation that stands for whatever code that did not compile may
+/// issue: a call of the user's function whose body the analysis cannot
+/// trust, or a call that did not compile and is named like one. A branch
+/// whose sides may issue it is not compared (nothing is known to differ).
+inline constexpr llvm::StringLiteral UnknownOp = "<code that did not compile>";
+
 class SummaryNode : public llvm::FoldingSetNode {
 public:
   /// Call: a call of a function whose body is not in this translation unit,

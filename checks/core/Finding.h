@@ -68,6 +68,11 @@ struct Finding {
 
   std::vector<CallStep> Chain;
 
+  /// The collective's call did not compile against the headers in use and
+  /// was matched to the catalogue by its name and receiver: where, and why.
+  clang::SourceLocation ByNameLoc;
+  std::string ByNameNote;
+
   /// Driver mode only: each side of the branch up to its join, as a located
   /// summary (collectives and calls tagged with where they are), with the
   /// index of the branch's successor it starts at (0: the true side).

@@ -4,18 +4,20 @@
 #include "core/ClassHierarchy.h"
 #include "core/CommunicatorMembership.h"
 #include "core/FailurePaths.h"
+#include "core/BrokenCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <fmt/format.h>
 
 using namespace clang;
 
@@ -38,7 +40,8 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
                                    AnalysisContext &Ctx, FunctionIndex &Index)
     : FD(FD), Ctx(Ctx), Index(Index) {
   Stmt *Body = FD->getBody();
-  if (!Body)
+  // Clang's CFG builder is not made for bodies that did not compile.
+  if (!Body || Ctx.distrust(FD) != Distrust::None)
     return;
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
@@ -241,11 +244,14 @@ void FunctionAnalysis::computeSites() {
         }
         continue;
       }
-      if (!Call)
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee) {
+        // A call that did not compile (code for another LibTorch release).
+        if (const auto *E = dyn_cast<Expr>(S->getStmt()))
+          if (E->containsErrors())
+            unresolvedSite(E, B);
         continue;
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee)
-        continue;
+      }
       CallSite Site;
       Site.Call = Call;
       Site.Block = B;
@@ -286,7 +292,12 @@ void FunctionAnalysis::computeSites() {
         if (!CalleeSummary || CalleeSummary->isEmpty())
           continue;
         Site.Summary = CalleeSummary;
-        Site.Callee = Callee->getDefinition() ? Callee->getDefinition() : Callee;
+        // A function whose body did not compile issues the unknown, as
+        // itself: it has no body to link.
+        if (CalleeSummary->getKind() != SummaryNode::Kind::Op ||
+            CalleeSummary->getOp() != UnknownOp)
+          Site.Callee =
+              Callee->getDefinition() ? Callee->getDefinition() : Callee;
         Site.Communicator = communicatorOf(Call, /*Catalogued=*/false);
       }
       Sites[B->getBlockID()].push_back(Site);
@@ -297,6 +308,30 @@ void FunctionAnalysis::computeSites() {
   Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
   if (!Summary)
     Summary = Ctx.Summaries.empty();
+}
+
+void FunctionAnalysis::unresolvedSite(const Expr *E, const CFGBlock *B) {
+  CallSite Site;
+  Site.Call = E;
+  Site.Block = B;
+  if (const UnresolvedCall *Match = Ctx.Unresolved.match(E, Ctx)) {
+    if (!isCollectiveRole(Match->Entry->Role))
+      return;
+    Site.Summary = Ctx.Summaries.op(Match->Entry->Display);
+    Site.IsBarrier = Match->Entry->Role == CallRole::Barrier;
+    if (Site.IsBarrier)
+      Ctx.Summaries.markBarrier(Site.Summary->getOp());
+    Site.ByName = Match;
+  } else {
+    // It may be a call of one of the user's functions, which may issue
+    // anything.
+    std::optional<std::string> Name = UnresolvedCalls::calledName(
+        E, Ctx.AST.getSourceManager(), Ctx.AST.getLangOpts());
+    if (!Name || !Ctx.isUserFunctionName(*Name))
+      return;
+    Site.Summary = Ctx.Summaries.op(UnknownOp);
+  }
+  Sites[B->getBlockID()].push_back(Site);
 }
 
 const SummaryNode *FunctionAnalysis::summarize(
@@ -350,7 +385,7 @@ const SummaryNode *FunctionAnalysis::summarize(
 const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
   if (!LocatedMode)
     return Site.Summary;
-  unsigned Tag = Ctx.tag(Site.Call->getExprLoc());
+  unsigned Tag = Ctx.tag(calledNameLoc(Site.Call));
   if (Site.Callee)
     return Ctx.Located.call(Site.IsDispatch ? Ctx.dispatchKey(Site.Callee)
                                             : Ctx.ExternalKey(Site.Callee),
@@ -426,8 +461,9 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
 static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
 static void setExit(Finding &F, const Stmt *Exit);
 
-void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
-                                    std::vector<CallStep> &Chain) const {
+const CallSite *
+FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
+                               std::vector<CallStep> &Chain) const {
   const CallSite *Current = &Site;
   for (unsigned Depth = 0; Current && Current->Callee && Depth < 8; ++Depth) {
     const FunctionAnalysis *Callee = nullptr;
@@ -443,7 +479,7 @@ void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
       Inner = Callee->firstSiteIssuing(Op);
     }
     if (!Inner)
-      return;
+      return Current;
     CallStep Step;
     Step.Loc = Inner->Call->getBeginLoc();
     Step.Caller = calleeName(Current->Call, Current->Callee);
@@ -452,6 +488,7 @@ void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
     Chain.push_back(Step);
     Current = Inner;
   }
+  return Current;
 }
 
 void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks,
@@ -701,6 +738,12 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     }
     if (Arms.size() < 2)
       continue;
+    // A side that calls code that did not compile may issue anything:
+    // nothing is known to differ.
+    if (llvm::any_of(ArmSummaries, [](const SummaryNode *N) {
+          return N->mayIssue(UnknownOp);
+        }))
+      continue;
     std::vector<Finding::Side> Sides;
     if (Ctx.ExternalKey)
       Sides = locatedSides(Arms, ArmIndex, Join);
@@ -833,9 +876,17 @@ bool FunctionAnalysis::reportDifference(
   F.Site = Primary->Call;
   // A helper's barrier is still a barrier: the class is the collective's.
   F.IsBarrier = Ctx.Summaries.isBarrier(F.Op);
+  const CallSite *Issuing = Primary;
   if (Primary->Callee) {
     F.Via = calleeName(Primary->Call, Primary->Callee);
-    explainChain(*Primary, F.Op, F.Chain);
+    Issuing = explainChain(*Primary, F.Op, F.Chain);
+  }
+  if (Issuing && Issuing->ByName) {
+    F.ByNameLoc = calledNameLoc(Issuing->Call);
+    F.ByNameNote = fmt::format(
+        "'{}' is matched by name: this call did not compile against the "
+        "headers in use, and {}",
+        F.Op, Issuing->ByName->Grounds);
   }
   if (Secondary) {
     F.OtherSite = Secondary->Call;

@@ -52,6 +52,8 @@ struct CallSite {
   /// The call dispatches on its object's dynamic type: Callee is the
   /// method the static type names, and any override may run.
   bool IsDispatch = false;
+  /// The call did not compile and was matched to the catalogue by name.
+  const UnresolvedCall *ByName = nullptr;
 };
 
 class FunctionAnalysis;
@@ -127,6 +129,9 @@ private:
   std::vector<const clang::CFGBlock *>
   region(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
          const clang::CFGBlock *Branch = nullptr) const;
+  /// Records \p E, a call in block \p B that did not compile, as a site if
+  /// it is matched by name, or may call the user's code.
+  void unresolvedSite(const clang::Expr *E, const clang::CFGBlock *B);
   const SummaryNode *
   summarize(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
@@ -146,8 +151,10 @@ private:
   std::vector<const clang::CFGBlock *>
   without(const std::vector<const clang::CFGBlock *> &Blocks,
           const std::vector<const clang::CFGBlock *> &Remove) const;
-  void explainChain(const CallSite &Site, llvm::StringRef Op,
-                    std::vector<CallStep> &Chain) const;
+  /// Fills \p Chain from \p Site down to the collective; returns the
+  /// innermost site, the one that issues it.
+  const CallSite *explainChain(const CallSite &Site, llvm::StringRef Op,
+                               std::vector<CallStep> &Chain) const;
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
                      Finding &F) const;
   void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;

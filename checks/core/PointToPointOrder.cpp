@@ -1,6 +1,7 @@
 //===--- PointToPointOrder.cpp - Exchanges where ranks receive first ------===//
 
 #include "core/PointToPointOrder.h"
+#include "core/BrokenCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -279,8 +280,8 @@ bool testsOneRole(const Expr *Cond, ASTContext &AST) {
     if (BO->isLogicalOp())
       return testsOneRole(BO->getLHS(), AST) || testsOneRole(BO->getRHS(), AST);
     if (BO->isEqualityOp())
-      return BO->getLHS()->isIntegerConstantExpr(AST) ||
-             BO->getRHS()->isIntegerConstantExpr(AST);
+      return isIntegerConstant(BO->getLHS(), AST) ||
+             isIntegerConstant(BO->getRHS(), AST);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
     if (UO->getOpcode() == UO_LNot)

@@ -1,6 +1,7 @@
 //===--- RankUniformity.cpp - Which values and branches depend on the rank ===//
 
 #include "core/RankUniformity.h"
+#include "core/BrokenCode.h"
 #include "core/DataLoading.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -174,6 +175,8 @@ public:
 
 private:
   const Origin *call(const CallExpr *Call);
+  /// A call that did not compile, matched by name (UnresolvedCalls).
+  const Origin *unresolved(const Expr *Call, const UnresolvedCall &Match);
   const Origin *localData(const CallExpr *Call);
   /// A ChunkDataset whose chunk sampler splits the chunks by rank: ranks
   /// read different chunks, which can differ in size.
@@ -218,7 +221,7 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
       return nullptr;
   if (const auto *VD = dyn_cast<VarDecl>(D))
     if (VD->getType().isConstQualified() && VD->getInit() &&
-        VD->getInit()->isEvaluatable(Ctx.AST))
+        isEvaluatable(VD->getInit(), Ctx.AST))
       return nullptr;
   return Ctx.origin(D, key(KeyName), D->getLocation(), [&] {
     return fmt::format("'{}' is taken to hold the rank because of its name; "
@@ -229,8 +232,12 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
 
 bool Evaluator::isWorldSize(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (isa<CallExpr, RecoveryExpr>(E)) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const CatalogueEntry *Entry = Call ? Ctx.Catalogue.classify(Call) : nullptr;
+    if (!Entry && (!Call || !Call->getDirectCallee()))
+      if (const UnresolvedCall *Match = Ctx.Unresolved.match(E, Ctx))
+        Entry = Match->Entry;
     return Entry && Entry->Role == CallRole::UniformSource;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -294,17 +301,15 @@ const Origin *Evaluator::comparison(const BinaryOperator *BO) {
   if (const auto *Minus = dyn_cast<BinaryOperator>(Other))
     if ((Normalised == BO_LE || Normalised == BO_GT) &&
         Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
-      Expr::EvalResult One;
-      if (Minus->getRHS()->EvaluateAsInt(One, Ctx.AST) &&
-          One.Val.getInt() == 1)
+      std::optional<llvm::APSInt> One = evaluateInt(Minus->getRHS(), Ctx.AST);
+      if (One && *One == 1)
         return nullptr;
     }
   // Normalise to `rank OP constant`.
   if (!LO)
     Op = BinaryOperator::reverseComparisonOp(Op);
-  Expr::EvalResult Result;
-  if (Other->EvaluateAsInt(Result, Ctx.AST) && Result.Val.getInt() == 0 &&
-      (Op == BO_GE || Op == BO_LT))
+  std::optional<llvm::APSInt> Constant = evaluateInt(Other, Ctx.AST);
+  if (Constant && *Constant == 0 && (Op == BO_GE || Op == BO_LT))
     return nullptr;
   return LO ? LO : RO;
 }
@@ -320,8 +325,27 @@ const Origin *Evaluator::anyChild(const Stmt *S) {
   return Best;
 }
 
+const Origin *Evaluator::unresolved(const Expr *Call,
+                                    const UnresolvedCall &Match) {
+  // Results of communication calls and uniform sources are the same on
+  // every rank; a rank source's out-parameter is set by Transfer.
+  if (Match.Entry->Role != CallRole::RankSource || Match.Entry->Arg >= 0)
+    return nullptr;
+  return Ctx.origin(
+      Call, key(KeySource), Call->getBeginLoc(),
+      [&] {
+        return fmt::format("'{}' returns the rank of this process (matched by "
+                           "name: the call did not compile)",
+                           Ctx.text(Call));
+      },
+      nullptr, false, /*ExactRank=*/true);
+}
+
 const Origin *Evaluator::call(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
+      return unresolved(Call, *Match);
   if (isGetenv(FD)) {
     if (Call->getNumArgs() == 0)
       return nullptr;
@@ -498,6 +522,9 @@ const Origin *Evaluator::eval(const Expr *E) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return call(Call);
+  if (const auto *Recovery = dyn_cast<RecoveryExpr>(E))
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Recovery, Ctx))
+      return unresolved(Recovery, *Match);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     // Objects whose value is the same on every rank however they are built.
     const CatalogueEntry *Entry =
@@ -594,6 +621,9 @@ private:
   void assign(const ValueDecl *Target, bool Exact, const Expr *Value,
               const Stmt *Anchor, const Origin *O);
   void call(const CallExpr *Call);
+  /// What a catalogued call does to its out-parameter or buffer.
+  void catalogued(const Expr *Call, const CatalogueEntry *Entry,
+                  llvm::ArrayRef<const Expr *> Args);
   void passArguments(const CallExpr *Call);
   void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
   void exportArguments(const CallExpr *Call, const FunctionDecl *Callee);
@@ -758,12 +788,12 @@ void Transfer::exportArguments(const CallExpr *Call,
   }
 }
 
-void Transfer::call(const CallExpr *Call) {
-  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
+                          llvm::ArrayRef<const Expr *> Args) {
   if (Entry && Entry->Arg >= 0 &&
-      static_cast<unsigned>(Entry->Arg) < Call->getNumArgs()) {
+      static_cast<unsigned>(Entry->Arg) < Args.size()) {
     bool Exact;
-    const Expr *ArgExpr = Call->getArg(Entry->Arg);
+    const Expr *ArgExpr = Args[Entry->Arg];
     const ValueDecl *Target = targetDecl(ArgExpr, Exact);
     if (Target) {
       if (Entry->Role == CallRole::RankSource) {
@@ -792,6 +822,16 @@ void Transfer::call(const CallExpr *Call) {
       }
     }
   }
+}
+
+void Transfer::call(const CallExpr *Call) {
+  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (Entry)
+    catalogued(Call, Entry,
+               llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+  else if (!Call->getDirectCallee())
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
+      catalogued(Call, Match->Entry, Match->Args);
   // MPI_Comm_split(comm, color, key, &sub): with a rank-dependent colour, the
   // communicator a rank gets depends on its rank.
   if (const FunctionDecl *Callee = Call->getDirectCallee())
@@ -937,6 +977,11 @@ void Transfer::element(const CFGElement &Elem) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     call(Call);
+    return;
+  }
+  if (const auto *Recovery = dyn_cast<RecoveryExpr>(S)) {
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Recovery, Ctx))
+      catalogued(Recovery, Match->Entry, Match->Args);
     return;
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(S)) {

@@ -28,21 +28,20 @@ class FunctionCollector : public UserCodeVisitor<FunctionCollector> {
 public:
   FunctionCollector(AnalysisContext &Ctx,
                     std::vector<const FunctionDecl *> &Functions,
+                    std::vector<const FunctionDecl *> &Broken,
                     std::vector<const FunctionDecl *> &Hooks, bool &Reducer)
-      : UserCodeVisitor(Ctx), Ctx(Ctx), Functions(Functions), Hooks(Hooks),
-        Reducer(Reducer) {}
+      : UserCodeVisitor(Ctx), Ctx(Ctx), Functions(Functions), Broken(Broken),
+        Hooks(Hooks), Reducer(Reducer) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && Ctx.isAnalysable(FD) &&
-        Seen.insert(FD).second)
-      Functions.push_back(FD);
+    if (FD->doesThisDeclarationHaveABody())
+      collect(FD);
     return true;
   }
 
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
-    const CXXMethodDecl *Call = Lambda->getCallOperator();
-    if (Call && Ctx.isAnalysable(Call) && Seen.insert(Call).second)
-      Functions.push_back(Call);
+    if (const CXXMethodDecl *Call = Lambda->getCallOperator())
+      collect(Call);
     return true;
   }
 
@@ -53,6 +52,7 @@ public:
   }
 
   bool VisitValueDecl(ValueDecl *D) {
+    // A structured binding that did not resolve has no type.
     Reducer |= mentionsReducer(D->getType()) ||
                Ctx.Sync.isWrapperType(D->getType());
     return true;
@@ -81,8 +81,20 @@ public:
   }
 
 private:
+  /// A function the analysis runs on, or one whose body it cannot trust
+  /// (code that did not compile).
+  void collect(const FunctionDecl *FD) {
+    if (!Seen.insert(FD).second)
+      return;
+    if (Ctx.isAnalysable(FD))
+      Functions.push_back(FD);
+    else if (Ctx.isBrokenUserFunction(FD))
+      Broken.push_back(FD);
+  }
+
   AnalysisContext &Ctx;
   std::vector<const FunctionDecl *> &Functions;
+  std::vector<const FunctionDecl *> &Broken;
   std::vector<const FunctionDecl *> &Hooks;
   bool &Reducer;
   llvm::DenseSet<const FunctionDecl *> Seen;
@@ -104,7 +116,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 
 void TranslationUnitAnalysis::discover() {
-  FunctionCollector Collector(Ctx, Roots, Hooks, ReducerSeen);
+  FunctionCollector Collector(Ctx, Roots, Broken, Hooks, ReducerSeen);
   Collector.TraverseDecl(Ctx.AST.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Roots)
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
@@ -191,6 +203,9 @@ TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
     // For the whole-program driver: a body in another TU, linked later.
     if (Ctx.isExternalUserFunction(Callee))
       return Ctx.Summaries.call(Ctx.ExternalKey(Callee));
+    // A body that did not compile may issue anything.
+    if (Ctx.isBrokenUserFunction(Callee))
+      return Ctx.Summaries.op(UnknownOp);
     return Ctx.Summaries.empty();
   }
   const FunctionDecl *Def = FA->decl();

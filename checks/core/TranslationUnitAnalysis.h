@@ -45,6 +45,12 @@ public:
   /// After run(): the functions whose analysis ran out of its budget, in
   /// discovery order. Nothing in them is reported.
   std::vector<const FunctionAnalysis *> skipped() const;
+  /// The user's functions with bodies that the analysis cannot trust (code
+  /// that did not compile, see BrokenCode.h), in discovery order: none of
+  /// them is analysed. Why: context().distrust(FD).
+  const std::vector<const clang::FunctionDecl *> &broken() const {
+    return Broken;
+  }
   /// Rank-dependent branches whose sides call functions of other TUs: only
   /// the driver can compare them (driver mode only).
   const std::vector<Finding> &deferred() const { return Deferred; }
@@ -79,6 +85,7 @@ private:
 
   AnalysisContext Ctx;
   std::vector<const clang::FunctionDecl *> Roots;
+  std::vector<const clang::FunctionDecl *> Broken;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionAnalysis>>
       Functions;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
