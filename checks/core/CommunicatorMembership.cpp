@@ -2,6 +2,7 @@
 
 #include "core/CommunicatorMembership.h"
 #include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -204,9 +205,9 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
     if ((Op == BO_EQ || Op == BO_NE) &&
         isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
       return sameObject(Subject, Comm);
-    Expr::EvalResult Value;
+    std::optional<llvm::APSInt> Value;
     if (Other->HasSideEffects(Ctx.AST) ||
-        !Other->EvaluateAsInt(Value, Ctx.AST))
+        !(Value = evaluateInt(Other, Ctx.AST)))
       continue;
     // The colour against a constant: each communicator the split makes
     // holds the ranks of one colour.
@@ -216,7 +217,7 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
     // The rank in the communicator against "no rank": a rank is never
     // negative, so `rank != -1` (MPI_UNDEFINED, MPI_PROC_NULL) and
     // `rank >= 0` hold exactly on the members.
-    const llvm::APSInt &V = Value.Val.getInt();
+    const llvm::APSInt &V = *Value;
     bool NoRank = V.isNegative() ||
                   (V == 0 && (Op == BO_GE || Op == BO_LT));
     if (NoRank && isRankIn(Subject, Comm))

@@ -2,6 +2,7 @@
 
 #include "core/FailurePaths.h"
 #include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -43,8 +44,8 @@ bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
   if (Name != "exit" && Name != "_exit" && Name != "_Exit" &&
       Name != "quick_exit")
     return false;
-  Expr::EvalResult Code;
-  return Call->getArg(0)->EvaluateAsInt(Code, AST) && Code.Val.getInt() == 0;
+  std::optional<llvm::APSInt> Code = evaluateInt(Call->getArg(0), AST);
+  return Code && *Code == 0;
 }
 
 /// MPI_Abort ends every process of the job; the compiler does not know it
@@ -96,9 +97,10 @@ const Expr *strip(const Expr *E) {
 }
 
 bool isZero(const Expr *E, ASTContext &AST) {
-  Expr::EvalResult R;
-  return !E->HasSideEffects(AST) && E->EvaluateAsInt(R, AST) &&
-         R.Val.getInt() == 0;
+  if (E->HasSideEffects(AST))
+    return false;
+  std::optional<llvm::APSInt> Value = evaluateInt(E, AST);
+  return Value && *Value == 0;
 }
 
 /// The success value is written as a name: an enumerator, or a macro whose
@@ -263,10 +265,11 @@ Leaves howLeaves(const CFGBlock *B, const Expr *Status, QualType ReturnType,
                                           Expr::NPC_ValueDependentIsNotNull)
                  ? Leaves::WithError
                  : Leaves::Otherwise;
-    Expr::EvalResult R;
-    if (!T->isIntegralOrEnumerationType() || !Value->EvaluateAsInt(R, AST))
+    std::optional<llvm::APSInt> Constant;
+    if (!T->isIntegralOrEnumerationType() ||
+        !(Constant = evaluateInt(Value, AST)))
       return Leaves::Otherwise;
-    bool Zero = R.Val.getInt() == 0;
+    bool Zero = *Constant == 0;
     return (T->isBooleanType() ? Zero : !Zero) ? Leaves::WithError
                                                : Leaves::Otherwise;
   }

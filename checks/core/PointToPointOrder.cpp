@@ -453,10 +453,10 @@ private:
   std::optional<int64_t> constant(const Expr *E) {
     if (!E || E->isValueDependent() || E->containsErrors())
       return std::nullopt;
-    Expr::EvalResult Result;
-    if (!E->EvaluateAsInt(Result, AST))
+    std::optional<llvm::APSInt> Value = evaluateInt(E, AST);
+    if (!Value)
       return std::nullopt;
-    return Result.Val.getInt().tryExtValue();
+    return Value->tryExtValue();
   }
 
   /// `R == K` or `K == R` with K a constant: (R, K).
