@@ -135,10 +135,13 @@ bool undefinedClass(QualType T, const ASTContext &AST) {
 }
 
 /// True if the class whose members a constructor or destructor initialises
-/// or destroys has a member or base of a class without a definition.
+/// or destroys has a member or base of a class without a definition. A
+/// reference member is neither built nor destroyed: the class it refers to
+/// may never have been instantiated (`std::vector<T> &grads`).
 bool undefinedMembers(const CXXRecordDecl *RD, const ASTContext &AST) {
   for (const FieldDecl *Field : RD->fields())
-    if (Field->isInvalidDecl() || undefinedClass(Field->getType(), AST))
+    if (Field->isInvalidDecl() || (!Field->getType()->isReferenceType() &&
+                                   undefinedClass(Field->getType(), AST)))
       return true;
   for (const CXXBaseSpecifier &Base : RD->bases())
     if (undefinedClass(Base.getType(), AST))
@@ -299,7 +302,7 @@ Distrust distrustOf(const FunctionDecl *FD, bool TUHasErrors,
       return Distrust::InvalidClass;
     // The CFG initialises and destroys the members of constructors and
     // destructors.
-    if (isa<CXXConstructorDecl, CXXDestructorDecl>(MD) &&
+    if (TUHasErrors && isa<CXXConstructorDecl, CXXDestructorDecl>(MD) &&
         undefinedMembers(MD->getParent(), AST))
       return Distrust::InvalidClass;
   }

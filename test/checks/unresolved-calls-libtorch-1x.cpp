@@ -28,8 +28,8 @@ void averageOnRootOnly(std::shared_ptr<c10d::ProcessGroupMPI> pg,
 }
 // CHECK-MESSAGES: :[[@LINE-4]]:25: warning: 'allreduce' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
 // BY-NAME: unresolved-calls-libtorch-1x.cpp:[[@LINE-5]]:25: warning: 'allreduce' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
-// BY-NAME: unresolved-calls-libtorch-1x.cpp:[[@LINE-9]]:15: note: 'pg->getRank()' returns the rank of this process (matched by name: the call did not compile)
-// BY-NAME: unresolved-calls-libtorch-1x.cpp:[[@LINE-7]]:25: note: 'allreduce' is matched by name: this call did not compile against the headers in use, and 'pg' is declared as 'std::shared_ptr<c10d::ProcessGroupMPI>'
+// BY-NAME: unresolved-calls-libtorch-1x.cpp:[[@LINE-9]]:15: note: 'rank' is set from 'pg->getRank()' here
+// BY-NAME: unresolved-calls-libtorch-1x.cpp:[[@LINE-7]]:25: note: 'allreduce' is matched by name: this call did not compile against the headers in use, and 'pg' is named like a process group (its declaration did not resolve)
 
 // The process group made the 1.x way: `auto` from a factory 2.x lacks.
 void barrierOffRoot() {
@@ -56,6 +56,6 @@ void averageEverywhere(std::shared_ptr<c10d::ProcessGroupMPI> pg,
 // LINT:      unresolved-calls-libtorch-1x.cpp: remark: {{[0-9]+}} compile errors (the first: {{.*}}); the functions that compiled were analysed, 0 functions were skipped
 // LINT-NEXT: unresolved-calls-libtorch-1x.cpp:24:7: warning: ranks can issue different collective sequences [ddp-collective-order]
 // LINT:        'allreduce' is matched by name: {{.*}} (at unresolved-calls-libtorch-1x.cpp:25:25)
-// LINT:      unresolved-calls-libtorch-1x.cpp:38:7: warning: ranks can issue different collective sequences [ddp-collective-order]
-// LINT:        'barrier' is matched by name: {{.*}} (at unresolved-calls-libtorch-1x.cpp:40:7)
+// LINT:      unresolved-calls-libtorch-1x.cpp:37:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+// LINT:        'barrier' is matched by name: {{.*}} (at unresolved-calls-libtorch-1x.cpp:39:7)
 // LINT:      2 findings in 1 translation unit; 1 with compile errors
