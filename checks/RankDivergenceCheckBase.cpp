@@ -5,6 +5,7 @@
 #include "core/CollectiveCatalogue.h"
 #include "core/DataLoading.h"
 #include "core/TranslationUnitAnalysis.h"
+#include "core/UniformDecisions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
@@ -180,6 +181,9 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.Uniform)
+    diag(F.Uniform->getBeginLoc(), "%0", DiagnosticIDs::Note)
+        << ::ddp::explainOutcome(F.UniformText, F.UniformValue);
 }
 
 } // namespace clang::tidy::ddp

@@ -309,8 +309,12 @@ int main(int argc, const char **argv) {
   }
 
   std::vector<std::string> Files(SourcePaths.begin(), SourcePaths.end());
-  if (Files.empty())
+  if (Files.empty()) {
+    // In the database's hash order, which depends on the paths: sorted, the
+    // findings come in the same order wherever the tree is checked out.
     Files = Database->getAllFiles();
+    llvm::sort(Files);
+  }
   if (Files.empty())
     return fail("no files to analyse: the compile database lists none");
 

@@ -39,12 +39,17 @@ struct Diagnostic {
   std::optional<Note> EarlyExit;
   /// The collectives of the sides.
   std::vector<Note> Related;
+  /// Where the sides differ only for one outcome of a test that is the same
+  /// on every rank: that test.
+  std::optional<Note> Uniform;
   /// Every location worth showing beside the finding: the collectives of
-  /// the sides, then the early exit.
+  /// the sides, then the early exit and the uniform test.
   std::vector<Note> related() const {
     std::vector<Note> All = Related;
     if (EarlyExit)
       All.push_back(*EarlyExit);
+    if (Uniform)
+      All.push_back(*Uniform);
     return All;
   }
   /// Identifies the finding across edits that move lines: hashes what it

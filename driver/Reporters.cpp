@@ -95,6 +95,9 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     if (D.EarlyExit)
       OS << "  " << D.EarlyExit->Message << " at " << where(D.EarlyExit->At, R)
          << "\n";
+    if (D.Uniform)
+      OS << "  " << D.Uniform->Message << " at " << where(D.Uniform->At, R)
+         << "\n";
   }
   if (!R.Findings.empty() || !R.Errors.empty() || !R.Skipped.empty() ||
       R.Baselined) {
@@ -328,6 +331,8 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
       Body += "\n" + N.Message + " at " + where(N.At, R);
     for (const SideText &S : D.Sides)
       Body += "\n" + S.Label + ": " + S.Text;
+    if (D.Uniform)
+      Body += "\n" + D.Uniform->Message + " at " + where(D.Uniform->At, R);
     OS << "::warning file=" << escape(relativePath(D.At.File, R.SourceRoot), true)
        << ",line=" << D.At.Line << ",col=" << D.At.Column
        << ",title=" << escape(D.Rule, true) << "::" << escape(Body, false)

@@ -32,6 +32,7 @@ static json::Value toJSON(const Step &S) {
 static json::Value toJSON(const std::string &S) { return S; }
 static json::Value toJSON(unsigned N) { return N; }
 static json::Value toJSON(const NodeRecord &N);
+static json::Value toJSON(const DecisionRecord &D);
 static json::Value toJSON(const FunctionRecord &F);
 static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
@@ -73,7 +74,16 @@ static json::Value toJSON(const NodeRecord &N) {
     O["at"] = toJSON(N.At);
   if (!N.Kids.empty())
     O["kids"] = array(N.Kids);
+  if (N.LoopBody)
+    O["loop_body"] = N.LoopBody;
   return O;
+}
+
+static json::Value toJSON(const DecisionRecord &D) {
+  return json::Object{{"key", D.Key},
+                      {"at", toJSON(D.At)},
+                      {"text", D.Text},
+                      {"values", D.Values}};
 }
 
 static json::Value toJSON(const FunctionRecord &F) {
@@ -102,6 +112,7 @@ static json::Value toJSON(const BranchRecord &B) {
     O["site"] = toJSON(B.Site);
     O["early_exit"] = toJSON(B.EarlyExit);
     O["early_exit_kind"] = B.EarlyExitKind;
+    O["uniform"] = toJSON(B.Uniform);
   }
   return O;
 }
@@ -132,6 +143,7 @@ std::string toJSON(const TUSummary &S) {
                  {"error", S.Error},
                  {"dependencies", array(S.Dependencies)},
                  {"nodes", array(S.Nodes)},
+                 {"decisions", array(S.Decisions)},
                  {"barriers", array(S.Barriers)},
                  {"functions", array(S.Functions)},
                  {"branches", array(S.Branches)},
@@ -209,7 +221,8 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Kind;
   if (!M || !M.map("kind", Kind) || !M.mapOptional("name", N.Name) ||
-      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids))
+      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids) ||
+      !mapIndex(M, P, "loop_body", N.LoopBody, /*Optional=*/true))
     return false;
   static const std::pair<const char *, NodeRecord::Kind> Kinds[] = {
       {"empty", NodeRecord::Kind::Empty}, {"op", NodeRecord::Kind::Op},
@@ -223,6 +236,12 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
     }
   P.field("kind").report("unknown node kind");
   return false;
+}
+
+bool fromJSON(const json::Value &V, DecisionRecord &D, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", D.Key) && M.map("at", D.At) &&
+         M.map("text", D.Text) && M.map("values", D.Values);
 }
 
 bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
@@ -247,7 +266,8 @@ bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
          M.mapOptional("op", B.Op) && M.mapOptional("is_barrier", B.IsBarrier) &&
          M.mapOptional("site", B.Site) &&
          M.mapOptional("early_exit", B.EarlyExit) &&
-         M.mapOptional("early_exit_kind", B.EarlyExitKind);
+         M.mapOptional("early_exit_kind", B.EarlyExitKind) &&
+         M.mapOptional("uniform", B.Uniform);
 }
 
 bool fromJSON(const json::Value &V, FactRecord &F, json::Path P) {
@@ -289,7 +309,8 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
   }
   if (!(M.map("main_file", S.MainFile) && M.map("key", S.Key) &&
         M.map("error", S.Error) && M.map("dependencies", S.Dependencies) &&
-        M.map("nodes", S.Nodes) && M.map("barriers", S.Barriers) &&
+        M.map("nodes", S.Nodes) && M.map("decisions", S.Decisions) &&
+        M.map("barriers", S.Barriers) &&
         M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
         M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
         M.map("defines", S.Defines) && M.map("calls", S.Calls) &&

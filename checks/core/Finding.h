@@ -68,6 +68,13 @@ struct Finding {
 
   std::vector<CallStep> Chain;
 
+  /// Set when the sides issue the same sets of sequences and differ only
+  /// for one outcome of a test that is the same on every rank (a condition,
+  /// or whether a range is empty): that test, and the outcome.
+  const clang::Expr *Uniform = nullptr;
+  std::string UniformText;
+  std::string UniformValue;
+
   /// Driver mode only: each side of the branch up to its join, as a located
   /// summary (collectives and calls tagged with where they are), with the
   /// index of the branch's successor it starts at (0: the true side).

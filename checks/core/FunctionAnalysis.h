@@ -15,6 +15,7 @@
 #include "core/AnalysisContext.h"
 #include "core/Finding.h"
 #include "core/RankUniformity.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
@@ -116,6 +117,11 @@ private:
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// The uniform decision \p B's test makes, or null (UniformDecisions.h).
+  const DecisionName *decisionAt(const clang::CFGBlock *B);
+  /// Names in \p F the uniform test whose outcome \p Split made the sides
+  /// differ.
+  void explainDecision(Finding &F, const DecisionSplit &Split) const;
   /// What a call site contributes to a summary: its summary, or in located
   /// mode a tagged collective or call.
   const SummaryNode *leaf(const CallSite &Site);
@@ -167,6 +173,9 @@ private:
   /// Sites per block, by block ID, in evaluation order.
   std::vector<std::vector<CallSite>> Sites;
   const SummaryNode *Summary = nullptr;
+  /// The decision each block's test makes, once asked.
+  llvm::DenseMap<const clang::CFGBlock *, std::optional<DecisionName>>
+      Decisions;
   /// While comparing the sides of a branch: blocks with a throw that the
   /// branch leads to unconditionally.
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
