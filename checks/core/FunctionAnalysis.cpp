@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "core/ModuleCalls.h"
 #include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -317,6 +318,9 @@ void FunctionAnalysis::computeSites() {
         if (Site.IsBarrier)
           Ctx.Summaries.markBarrier(Site.Summary->getOp());
       } else {
+        // `model(x)` on a module holder runs the module's forward.
+        if (const FunctionDecl *Forward = forwardRunBy(Call))
+          Callee = Forward;
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
         if (!CalleeSummary || CalleeSummary->isEmpty())
           continue;
@@ -647,6 +651,10 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
 /// lambda the variable that holds it.
 static std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  // A module's forward, run as `model(x)`, by its module.
+  if (Method && !Method->getParent()->isLambda() &&
+      Method->getDeclName().isIdentifier() && Method->getName() == "forward")
+    return Method->getParent()->getNameAsString() + "::forward";
   if (!Method || !Method->getParent()->isLambda())
     return Callee->getNameAsString();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
