@@ -406,9 +406,14 @@ const Origin *Evaluator::call(const CallExpr *Call) {
 /// What a call that reads rank-local data reads, for the explanation.
 static std::string localDataMessage(const FunctionDecl *FD,
                                     const std::string &Text) {
-  llvm::StringRef Name = FD && FD->getDeclName().isIdentifier()
-                             ? FD->getName()
-                             : llvm::StringRef();
+  llvm::StringRef Name;
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD)) {
+    // A constructor by its class (`directory_iterator(dir)`).
+    if (Ctor->getParent()->getDeclName().isIdentifier())
+      Name = Ctor->getParent()->getName();
+  } else if (FD && FD->getDeclName().isIdentifier()) {
+    Name = FD->getName();
+  }
   if (Name == "now" || Name == "time" || Name == "clock" ||
       Name == "gettimeofday" || Name == "clock_gettime")
     return fmt::format("'{}' reads this rank's clock", Text);
@@ -416,6 +421,11 @@ static std::string localDataMessage(const FunctionDecl *FD,
       Name == "file_size" || Name == "access" || Name == "stat" ||
       Name == "is_open" || Name == "last_write_time")
     return fmt::format("'{}' looks at this rank's file system", Text);
+  if (Name == "opendir" || Name == "fdopendir" || Name == "readdir" ||
+      Name == "scandir" || Name == "glob" || Name == "is_empty" ||
+      Name == "directory_iterator" || Name == "recursive_directory_iterator")
+    return fmt::format("'{}' lists a directory of this rank's file system",
+                       Text);
   return fmt::format("'{}' is computed from this rank's own data", Text);
 }
 
@@ -502,16 +512,28 @@ const Origin *Evaluator::eval(const Expr *E) {
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (Entry && Entry->Role == CallRole::UniformSource)
       return nullptr;
-    // std::random_device: whatever it draws differs between ranks.
-    if (Entry && Entry->Role == CallRole::LocalData)
+    // std::random_device: whatever it draws differs between ranks; a
+    // directory_iterator lists what this rank's file system holds.
+    // (A copy or move carries its source's dependence.)
+    if (Entry && Entry->Role == CallRole::LocalData &&
+        !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      const CXXRecordDecl *Class = Construct->getConstructor()->getParent();
+      bool Random = Class->getDeclName().isIdentifier() &&
+                    Class->getName() == "random_device";
       return Ctx.Opts.RankLocalData
                  ? Ctx.origin(Construct, key(KeyLocal),
                               Construct->getBeginLoc(), [&] {
-                                return fmt::format(
-                                    "'{}' draws random numbers on this rank",
-                                    Ctx.text(Construct));
+                                return Random
+                                           ? fmt::format(
+                                                 "'{}' draws random numbers "
+                                                 "on this rank",
+                                                 Ctx.text(Construct))
+                                           : localDataMessage(
+                                                 Construct->getConstructor(),
+                                                 Ctx.text(Construct));
                               }, nullptr, false, false, /*LocalData=*/true)
                  : nullptr;
+    }
     // LibTorch's distributed samplers yield the same number of indices on
     // every rank given the same size: the rank only chooses which.
     if (data::isDistributedSampler(Construct->getConstructor()->getParent()))
@@ -631,6 +653,25 @@ const Origin *Transfer::controlOrigin(const ValueDecl *Target) const {
   return nullptr;
 }
 
+/// True for `*__begin1`, the element a range-for's variable is set from: it
+/// has no text of its own (its range is the ':'), and the range's note
+/// explains it.
+static bool isRangeElement(const Expr *Value) {
+  if (!Value)
+    return false;
+  const Expr *Deref = Value->IgnoreImplicit();
+  const Expr *Operand = nullptr;
+  if (const auto *Op = dyn_cast<UnaryOperator>(Deref))
+    Operand = Op->getOpcode() == UO_Deref ? Op->getSubExpr() : nullptr;
+  else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Deref))
+    Operand = Call->getOperator() == OO_Star && Call->getNumArgs() == 1
+                  ? Call->getArg(0)
+                  : nullptr;
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(Operand ? Operand->IgnoreImplicit() : nullptr);
+  return Ref && Ref->getDecl()->isImplicit();
+}
+
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                       const Stmt *Anchor, const Origin *O) {
   if (!Target)
@@ -653,7 +694,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     const auto *Construct =
         dyn_cast_or_null<CXXConstructExpr>(Value ? Value->IgnoreImplicit()
                                                  : nullptr);
-    if (Target->isImplicit() ||
+    if (Target->isImplicit() || isRangeElement(Value) ||
         (Construct && Construct->getNumArgs() == 0 &&
          Construct->getParenOrBraceRange().isInvalid())) {
       State[Target] = O;
@@ -772,6 +813,11 @@ void Transfer::call(const CallExpr *Call) {
         const auto *VD = dyn_cast<VarDecl>(Target);
         if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
           Ctx.Facts.addDecl(Target, O);
+      } else if (Entry->Role == CallRole::LocalData) {
+        // glob(pattern, flags, errfunc, &found): what this rank's file
+        // system holds.
+        if (const Origin *O = Eval.eval(Call))
+          State[Target] = O;
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank, and so do the
