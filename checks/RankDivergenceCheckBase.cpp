@@ -123,6 +123,11 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
     case Shape::Switch:
       return diag(Loc, "%0 is reached only by ranks that take this case of "
                        "the switch on '%1'");
+    case Shape::UnevenList:
+      return diag(Loc, "%0 can get a different number of tensors on each "
+                       "rank: '%2' changes length under a condition that "
+                       "depends on %select{the rank|data local to each "
+                       "rank}3");
     case Shape::Branch:
       break;
     }
@@ -137,6 +142,8 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
     D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
   if (F.Kind == Shape::Loop)
     D << F.OverRange << (F.Why && F.Why->LocalData);
+  if (F.Kind == Shape::UnevenList)
+    D << F.ListText << (F.Why && F.Why->LocalData);
   return D;
 }
 
@@ -181,6 +188,25 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.ListChange) {
+    diag(F.ListChange->getBeginLoc(),
+         "'%0' changes length here only on ranks where '%1'",
+         DiagnosticIDs::Note)
+        << F.ListText << F.ListConditionText;
+    if (F.ListOfGradients)
+      diag(F.Site->getExprLoc(),
+           "a parameter that this rank's forward pass did not use has no "
+           "gradient: give every parameter one on every rank (zeros where "
+           "it is undefined), as DistributedDataParallel does with "
+           "find_unused_parameters, so that every rank passes the same list",
+           DiagnosticIDs::Note);
+    else
+      diag(F.Site->getExprLoc(),
+           "fill '%0' the same way on every rank, or agree on its length "
+           "(an allreduce of it) before the collective",
+           DiagnosticIDs::Note)
+          << F.ListText;
+  }
   if (F.Uniform)
     diag(F.Uniform->getBeginLoc(), "%0", DiagnosticIDs::Note)
         << ::ddp::explainOutcome(F.UniformText, F.UniformValue);

@@ -203,6 +203,8 @@ const char *shapeName(Finding::Shape S) {
     return "loop";
   case Finding::Shape::Switch:
     return "switch";
+  case Finding::Shape::UnevenList:
+    return "list";
   case Finding::Shape::Branch:
     break;
   }

@@ -86,6 +86,10 @@ constexpr DefaultEntry OtherEntries[] = {
     {"at::Tensor::allclose", R::LocalData, -1},
     {"at::equal", R::LocalData, -1},
     {"at::allclose", R::LocalData, -1},
+    // Whether a gradient is defined: a parameter this rank's forward pass did
+    // not use has none (only `defined()` of a gradient is a source).
+    {"at::Tensor::defined", R::LocalData, -1},
+    {"at::TensorBase::defined", R::LocalData, -1},
     // Clocks, files and random devices are each rank's own:
     // a time budget or a file test can end a loop on one rank only.
     {"std::chrono::*clock::now", R::LocalData, -1},

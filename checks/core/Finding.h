@@ -34,6 +34,10 @@ struct Finding {
     Branch, ///< if, ?:, && and ||: the site is on one side.
     Loop,   ///< The branch is a loop condition: a rank-dependent trip count.
     Switch, ///< A switch on a rank-dependent value.
+    /// No branch skips the call: its tensor list can hold a different
+    /// number of tensors on each rank (List below; Condition is the one
+    /// the list grows under).
+    UnevenList,
   };
 
   const clang::FunctionDecl *Function = nullptr;
@@ -67,6 +71,18 @@ struct Finding {
   std::string OtherOp;
 
   std::vector<CallStep> Chain;
+
+  /// Set when the collective's tensor list changes length under a
+  /// rank-dependent condition before the call (TensorLists.h): the list,
+  /// where it changes, that condition and why it depends on the rank, and
+  /// whether the list holds gradients.
+  const clang::Expr *List = nullptr;
+  std::string ListText;
+  const clang::Stmt *ListChange = nullptr;
+  const clang::Expr *ListCondition = nullptr;
+  std::string ListConditionText;
+  const Origin *ListWhy = nullptr;
+  bool ListOfGradients = false;
 
   /// Set when the sides issue the same sets of sequences and differ only
   /// for one outcome of a test that is the same on every rank (a condition,

@@ -164,6 +164,16 @@ const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
   return It->second.front().Why;
 }
 
+const Expr *FunctionAnalysis::controllingCondition(const Stmt *S) {
+  const CFGBlock *B = blockOf(S);
+  if (!B)
+    return nullptr;
+  auto It = Control.find(B);
+  if (It == Control.end() || It->second.empty())
+    return nullptr;
+  return RankUniformity::branchCondition(It->second.front().Branch);
+}
+
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
   auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
   if (!Node || !Node->getIDom())

@@ -89,6 +89,8 @@ public:
   /// runs depends on the rank, or null if every rank that enters the function
   /// runs it.
   const Origin *controllingBranch(const clang::Stmt *S);
+  /// The same branch's condition, or null.
+  const clang::Expr *controllingCondition(const clang::Stmt *S);
 
   /// Phase 2: the calls that issue collectives, and the function's summary.
   void computeSites();

@@ -1,6 +1,7 @@
 //===--- RankUniformity.cpp - Which values and branches depend on the rank ===//
 
 #include "core/RankUniformity.h"
+#include "core/TensorLists.h"
 #include "core/DataLoading.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -421,6 +422,10 @@ static std::string localDataMessage(const FunctionDecl *FD,
       Name == "file_size" || Name == "access" || Name == "stat" ||
       Name == "is_open" || Name == "last_write_time")
     return fmt::format("'{}' looks at this rank's file system", Text);
+  if (Name == "defined")
+    return fmt::format("'{}' depends on which parameters this rank's forward "
+                       "pass used",
+                       Text);
   if (Name == "opendir" || Name == "fdopendir" || Name == "readdir" ||
       Name == "scandir" || Name == "glob" || Name == "is_empty" ||
       Name == "directory_iterator" || Name == "recursive_directory_iterator")
@@ -440,6 +445,11 @@ const Origin *Evaluator::localData(const CallExpr *Call) {
     if (const Origin *O = eval(Object))
       if (!O->FromControl)
         return O;
+  // Whether a tensor is defined is rank-local only for a gradient.
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (Callee->getDeclName().isIdentifier() &&
+        Callee->getName() == "defined" && !isGradient(Object))
+      return nullptr;
   // at::equal(a, b) of tensors that all went through a collective.
   if (!Object && Call->getNumArgs() > 0) {
     bool AllSynchronised = true, AnyTensor = false;
@@ -852,6 +862,17 @@ void Transfer::call(const CallExpr *Call) {
   // model's forward(x) does not make the model rank-dependent.)
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
+    // Grown or shrunk under a rank-dependent condition, its length differs
+    // between ranks after the join, like a variable assigned there
+    // (`if (p.grad().defined()) grads.push_back(p.grad());`).
+    if (MD && !MD->isConst() && !Entry && MD->getDeclName().isIdentifier() &&
+        changesLength(MD->getName())) {
+      bool Exact;
+      if (const ValueDecl *Target =
+              targetDecl(MCE->getImplicitObjectArgument(), Exact))
+        if (!State.lookup(Target) && controlOrigin(Target))
+          assign(Target, false, nullptr, Call, nullptr);
+    }
     if (MD && !MD->isConst() && !Entry && isContainerUpdate(MD)) {
       for (const Expr *Arg : Call->arguments())
         if (const Origin *O = Eval.eval(Arg)) {

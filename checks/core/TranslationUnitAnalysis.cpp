@@ -1,6 +1,7 @@
 //===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
 
 #include "core/TranslationUnitAnalysis.h"
+#include "core/TensorLists.h"
 #include "core/ForwardBackwardOrder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -219,10 +220,13 @@ void TranslationUnitAnalysis::run() {
     PreviousRound = std::move(ThisRound);
   }
 
-  // Phase 3: mismatches.
+  // Phase 3: mismatches, and tensor lists whose length differs between
+  // ranks.
   for (const FunctionDecl *FD : Roots)
-    if (FunctionAnalysis *FA = get(FD))
+    if (FunctionAnalysis *FA = get(FD)) {
       FA->findMismatches(Findings, Deferred);
+      findUnevenLists(*FA, Ctx, Findings);
+    }
 }
 
 } // namespace ddp

@@ -30,9 +30,13 @@ public:
   Tensor isnan() const;
   bool is_nonzero() const;
   Tensor detach() const;
+  bool defined() const;
+  const Tensor &grad() const;
+  Tensor &mutable_grad() const;
 };
 Tensor ones(std::vector<int64_t> sizes);
 Tensor zeros(std::vector<int64_t> sizes);
+Tensor zeros_like(const Tensor &t);
 } // namespace at
 
 namespace torch {
