@@ -123,6 +123,11 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
     case Shape::Switch:
       return diag(Loc, "%0 is reached only by ranks that take this case of "
                        "the switch on '%1'");
+    case Shape::Handler:
+      if (F.SiteOnTrueSide)
+        return diag(Loc, "%0 in a 'catch' handler is reached only by ranks "
+                         "where '%1' throws");
+      return diag(Loc, "%0 is skipped by ranks where '%1' throws");
     case Shape::UnevenList:
       return diag(Loc, "%0 can get a different number of tensors on each "
                        "rank: '%2' changes length under a condition that "
@@ -165,7 +170,13 @@ void RankDivergenceCheckBase::noteWhy(const ::ddp::Origin *Why) {
 
 void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   using Shape = ::ddp::Finding::Shape;
-  if (F.Condition)
+  if (F.Condition && F.Kind == Shape::Handler)
+    diag(F.Condition->getBeginLoc(),
+         "whether this call throws depends on %select{the rank|data local to "
+         "each rank}0",
+         DiagnosticIDs::Note)
+        << (F.Why && F.Why->LocalData);
+  else if (F.Condition)
     diag(F.Condition->getBeginLoc(),
          "%select{this condition|this loop condition|the length of this "
          "range}0 depends on %select{the rank|data local to each rank}1",
@@ -188,6 +199,12 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.Kind == Shape::Handler)
+    diag(F.Site->getExprLoc(),
+         "catch the error where it happens, then agree on the outcome (an "
+         "allreduce of a failure flag) so that every rank takes the same "
+         "path",
+         DiagnosticIDs::Note);
   if (F.ListChange) {
     diag(F.ListChange->getBeginLoc(),
          "'%0' changes length here only on ranks where '%1'",

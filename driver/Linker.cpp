@@ -272,6 +272,8 @@ private:
       return Successor == 0 ? "in the loop" : "after it";
     if (B.Shape == "switch")
       return fmt::format("case {}", Successor + 1);
+    if (B.Shape == "handler")
+      return Successor == 0 ? "when it throws" : "otherwise";
     return Successor == 0 ? "when true" : "when false";
   }
 

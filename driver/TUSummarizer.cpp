@@ -205,6 +205,8 @@ const char *shapeName(Finding::Shape S) {
     return "switch";
   case Finding::Shape::UnevenList:
     return "list";
+  case Finding::Shape::Handler:
+    return "handler";
   case Finding::Shape::Branch:
     break;
   }

@@ -34,6 +34,10 @@ struct Finding {
     Branch, ///< if, ?:, && and ||: the site is on one side.
     Loop,   ///< The branch is a loop condition: a rank-dependent trip count.
     Switch, ///< A switch on a rank-dependent value.
+    /// The ranks where a call in a `try` block throws (Condition) run the
+    /// handlers; the others the rest of the block. SiteOnTrueSide: the site
+    /// is in a handler.
+    Handler,
     /// No branch skips the call: its tensor list can hold a different
     /// number of tensors on each rank (List below; Condition is the one
     /// the list grows under).

@@ -259,8 +259,12 @@ void FunctionAnalysis::computeSites() {
     return;
   for (auto &BlockSites : Sites)
     BlockSites.clear();
-  for (const CFGBlock *B : Uniformity->order()) {
-    for (const CFGElement &Elem : *B) {
+  // Every block, also the handlers of a `try` that only calls can reach
+  // (the CFG has no edges for exceptions that calls throw).
+  for (const CFGBlock *B : *Cfg) {
+    unsigned Element = 0;
+    for (auto ElemIt = B->begin(); ElemIt != B->end(); ++ElemIt, ++Element) {
+      const CFGElement &Elem = *ElemIt;
       if (auto Dtor = Elem.getAs<CFGAutomaticObjDtor>()) {
         const VarDecl *Var = Dtor->getVarDecl();
         const CXXDestructorDecl *Destructor = Dtor->getDestructorDecl(Ctx.AST);
@@ -275,6 +279,7 @@ void FunctionAnalysis::computeSites() {
           Site.Summary = Ends;
           Site.Callee = Destructor->getDefinition();
           Site.IsDestructor = true;
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -293,6 +298,7 @@ void FunctionAnalysis::computeSites() {
           Site.Block = B;
           Site.Summary = Built;
           Site.Callee = Construct->getConstructor()->getDefinition();
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -305,6 +311,7 @@ void FunctionAnalysis::computeSites() {
       CallSite Site;
       Site.Call = Call;
       Site.Block = B;
+      Site.Element = Element;
       if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee)) {
         bool Syncs = isCollectiveRole(Entry->Role) ||
                      (Entry->Role == CallRole::GradientSync &&
@@ -491,7 +498,6 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   return siteIssuing(Uniformity->order(), Op, 0);
 }
 
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
 static void setExit(Finding &F, const Stmt *Exit);
 
 void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
@@ -657,9 +663,7 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
   F.ConditionText = Ctx.text(F.Condition);
 }
 
-/// How to name the helper \p Callee called by \p Call: its name, or for a
-/// lambda the variable that holds it.
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
+std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   // A module's forward, run as `model(x)`, by its module.
   if (Method && !Method->getParent()->isLambda() &&
@@ -814,6 +818,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       Out[I].Sides = Sides;
   }
   RankGatedThrows.clear();
+  findHandlerMismatches(Out, Deferred);
 }
 
 void FunctionAnalysis::explainDecision(Finding &F,

@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -46,9 +47,16 @@ struct CallSite {
   bool IsBarrier = false;
   /// The call is a destructor run at the end of a scope.
   bool IsDestructor = false;
+  /// The index of the call's element in its block.
+  unsigned Element = 0;
 };
 
 class FunctionAnalysis;
+
+/// How to name the helper \p Callee called by \p Call: its name, a
+/// module's forward by its class, or for a lambda the variable that holds it.
+std::string calleeName(const clang::Expr *Call,
+                       const clang::FunctionDecl *Callee);
 
 /// How a function's analysis reaches the other functions of the TU.
 class FunctionIndex {
@@ -102,6 +110,15 @@ public:
   /// branches whose sides call functions of other TUs go to \p Deferred.
   void findMismatches(std::vector<Finding> &Out, std::vector<Finding> &Deferred);
 
+  /// Phase 3, exceptions: collectives that only the ranks where a call in
+  /// a `try` block throws reach, or skip (ExceptionHandlers.cpp).
+  void findHandlerMismatches(std::vector<Finding> &Out,
+                             std::vector<Finding> &Deferred);
+  /// Why whether this function throws can differ between ranks: a `throw`
+  /// under a rank-dependent condition, or a call that can throw on some
+  /// ranks only, outside any `try` of its own. Null if it cannot.
+  const Origin *throwsOnSomeRanks(unsigned Depth = 0);
+
   /// Driver mode: the function's summary with each collective and call
   /// tagged with its location (in Ctx.Located).
   const SummaryNode *locatedSummary();
@@ -119,6 +136,16 @@ private:
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// Why whether \p Call (an element of \p B) throws can differ between
+  /// ranks, or null (ExceptionHandlers.cpp).
+  const Origin *rankLocalThrow(const clang::Expr *Call,
+                               const clang::CFGBlock *B, unsigned Depth);
+  /// What \p B issues after its element \p Element, up to \p Join.
+  const SummaryNode *
+  summarizeAfter(const clang::CFGBlock *B, unsigned Element,
+                 const clang::CFGBlock *Join,
+                 llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
+                 llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack);
   /// The uniform decision \p B's test makes, or null (UniformDecisions.h).
   const DecisionName *decisionAt(const clang::CFGBlock *B);
   /// Names in \p F the uniform test whose outcome \p Split made the sides
@@ -183,6 +210,9 @@ private:
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
+  /// throwsOnSomeRanks(), once computed.
+  std::optional<const Origin *> ThrowOrigin;
+  bool ComputingThrows = false;
   /// Steps taken so far; region() and summarize() count theirs.
   mutable uint64_t Steps = 0;
   bool Skipped = false;

@@ -44,6 +44,7 @@ using at::Tensor;
 Tensor tensor(double value);
 Tensor ones(std::vector<int64_t> sizes);
 void save(const Tensor &t, const std::string &path);
+void load(Tensor &t, const std::string &path);
 namespace autograd {
 void backward(const std::vector<Tensor> &tensors);
 } // namespace autograd
