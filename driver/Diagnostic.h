@@ -41,12 +41,18 @@ struct Diagnostic {
   std::optional<Note> ByName;
   /// The collectives of the sides.
   std::vector<Note> Related;
+  /// Where the sides differ only for one outcome of a test that is the same
+  /// on every rank: that test.
+  std::optional<Note> Uniform;
   /// Every location worth showing beside the finding: the collectives of
-  /// the sides, then the early exit and the call matched by name.
+  /// the sides, then the early exit, the uniform test and the call matched
+  /// by name.
   std::vector<Note> related() const {
     std::vector<Note> All = Related;
     if (EarlyExit)
       All.push_back(*EarlyExit);
+    if (Uniform)
+      All.push_back(*Uniform);
     if (ByName)
       All.push_back(*ByName);
     return All;

@@ -3,6 +3,7 @@
 #include "Linker.h"
 #include "core/AnalysisContext.h"
 #include "core/CollectiveSummary.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -217,7 +218,8 @@ private:
       N = SC.seq(Kids);
       break;
     case NodeRecord::Kind::Choice:
-      N = SC.choice(Kids);
+      N = R.Name.empty() ? SC.choice(Kids)
+                         : SC.decision(SC.name(R.Name), Kids, R.LoopBody);
       break;
     case NodeRecord::Kind::Call:
       N = resolve(T, R.Name);
@@ -359,6 +361,8 @@ private:
       return Successor == 0 ? "in the loop" : "after it";
     if (B.Shape == "switch")
       return fmt::format("case {}", Successor + 1);
+    if (B.Shape == "handler")
+      return Successor == 0 ? "when it throws" : "otherwise";
     return Successor == 0 ? "when true" : "when false";
   }
 
@@ -379,18 +383,35 @@ private:
       RenderLeft = MaxRenderedItems;
       flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
     }
+    // As sets of sequences first; where those are equal, for each outcome
+    // of a test every rank makes alike (core/UniformDecisions.h).
+    std::vector<const SummaryNode *> Sets;
+    for (const SummaryNode *N : Erased)
+      Sets.push_back(SC.plain(N));
     unsigned Other = 1;
-    while (Other < Erased.size() && Erased[Other] == Erased[0])
+    while (Other < Sets.size() && Sets[Other] == Sets[0])
       ++Other;
-    if (Other == Erased.size() && !B.Decided)
-      return std::nullopt; // Every side issues the same: balanced.
+    std::optional<Note> Uniform;
+    if (B.Decided && B.Uniform.At.valid())
+      Uniform = Note{B.Uniform.At, B.Uniform.Message};
+    if (Other == Sets.size() && !B.Decided) {
+      std::optional<DecisionSplit> Split =
+          splitOnDecision(SC, Erased, [](uint64_t) { return true; });
+      if (!Split)
+        return std::nullopt; // Every side issues the same: balanced.
+      if (const DecisionRecord *Test = decision(Split->Key))
+        if (Split->Alternative < Test->Values.size())
+          Uniform = Note{Test->At,
+                         explainOutcome(Test->Text,
+                                        Test->Values[Split->Alternative])};
+    }
     // Calls that resolve to no collective (constructors, destructors and
     // helpers that do not communicate in any TU) are not collectives: sides
     // that differ only in them, or in how they loop, issue the same nothing.
     if (llvm::none_of(Erased,
                       [](const SummaryNode *N) { return N->mayIssueAny(); }))
       return std::nullopt;
-    if (Other == Erased.size())
+    if (Other == Sets.size())
       Other = 1;
 
     // The first element where the two sides differ.
@@ -443,6 +464,7 @@ private:
                fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
                            D.Sides.back().Label)});
     }
+    D.Uniform = Uniform;
     if (B.ByNameAt.valid())
       D.ByName = Note{B.ByNameAt, B.ByNameNote};
     if (B.EarlyExit.valid())
@@ -458,6 +480,15 @@ private:
     Plain += "|" + File.str();
     D.Fingerprint = fmt::format("{:016x}", llvm::xxh3_64bits(Plain));
     return D;
+  }
+
+  /// What the decision \p Key tests, from the TU that recorded it.
+  const DecisionRecord *decision(llvm::StringRef Key) const {
+    for (const TUSummary &TU : TUs)
+      for (const DecisionRecord &D : TU.Decisions)
+        if (D.Key == Key)
+          return &D;
+    return nullptr;
   }
 
   const std::vector<TUSummary> &TUs;

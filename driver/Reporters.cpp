@@ -126,6 +126,9 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     if (D.EarlyExit)
       OS << "  " << D.EarlyExit->Message << " at " << where(D.EarlyExit->At, R)
          << "\n";
+    if (D.Uniform)
+      OS << "  " << D.Uniform->Message << " at " << where(D.Uniform->At, R)
+         << "\n";
     if (D.ByName)
       OS << "  " << D.ByName->Message << " (at " << where(D.ByName->At, R)
          << ")\n";
@@ -404,6 +407,8 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
       Body += "\n" + noteText(N, R);
     for (const SideText &S : D.Sides)
       Body += "\n" + S.Label + ": " + S.Text;
+    if (D.Uniform)
+      Body += "\n" + D.Uniform->Message + " at " + where(D.Uniform->At, R);
     if (D.ByName)
       Body += "\n" + D.ByName->Message + " (at " + where(D.ByName->At, R) + ")";
     OS << "::warning file=" << escape(relativePath(D.At.File, R.SourceRoot), true)

@@ -59,6 +59,7 @@ static json::Value toJSON(const Step &S) {
 static json::Value toJSON(const std::string &S) { return S; }
 static json::Value toJSON(unsigned N) { return N; }
 static json::Value toJSON(const NodeRecord &N);
+static json::Value toJSON(const DecisionRecord &D);
 static json::Value toJSON(const FunctionRecord &F);
 static json::Value toJSON(const OverrideRecord &O);
 static json::Value toJSON(const struct BranchRecord::Side &S);
@@ -101,7 +102,16 @@ static json::Value toJSON(const NodeRecord &N) {
     O["at"] = toJSON(N.At);
   if (!N.Kids.empty())
     O["kids"] = array(N.Kids);
+  if (N.LoopBody)
+    O["loop_body"] = N.LoopBody;
   return O;
+}
+
+static json::Value toJSON(const DecisionRecord &D) {
+  return json::Object{{"key", D.Key},
+                      {"at", toJSON(D.At)},
+                      {"text", D.Text},
+                      {"values", D.Values}};
 }
 
 static json::Value toJSON(const FunctionRecord &F) {
@@ -134,6 +144,7 @@ static json::Value toJSON(const BranchRecord &B) {
     O["site"] = toJSON(B.Site);
     O["early_exit"] = toJSON(B.EarlyExit);
     O["early_exit_kind"] = B.EarlyExitKind;
+    O["uniform"] = toJSON(B.Uniform);
     if (B.ByNameAt.valid()) {
       O["by_name_at"] = toJSON(B.ByNameAt);
       O["by_name_note"] = B.ByNameNote;
@@ -170,6 +181,7 @@ std::string toJSON(const TUSummary &S) {
                  {"first_error_at", toJSON(S.FirstErrorAt)},
                  {"dependencies", array(S.Dependencies)},
                  {"nodes", array(S.Nodes)},
+                 {"decisions", array(S.Decisions)},
                  {"barriers", array(S.Barriers)},
                  {"functions", array(S.Functions)},
                  {"branches", array(S.Branches)},
@@ -248,7 +260,8 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Kind;
   if (!M || !M.map("kind", Kind) || !M.mapOptional("name", N.Name) ||
-      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids))
+      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids) ||
+      !mapIndex(M, P, "loop_body", N.LoopBody, /*Optional=*/true))
     return false;
   static const std::pair<const char *, NodeRecord::Kind> Kinds[] = {
       {"empty", NodeRecord::Kind::Empty}, {"op", NodeRecord::Kind::Op},
@@ -262,6 +275,12 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
     }
   P.field("kind").report("unknown node kind");
   return false;
+}
+
+bool fromJSON(const json::Value &V, DecisionRecord &D, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", D.Key) && M.map("at", D.At) &&
+         M.map("text", D.Text) && M.map("values", D.Values);
 }
 
 bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
@@ -293,6 +312,7 @@ bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
          M.mapOptional("site", B.Site) &&
          M.mapOptional("early_exit", B.EarlyExit) &&
          M.mapOptional("early_exit_kind", B.EarlyExitKind) &&
+         M.mapOptional("uniform", B.Uniform) &&
          M.mapOptional("by_name_at", B.ByNameAt) &&
          M.mapOptional("by_name_note", B.ByNameNote);
 }
@@ -341,6 +361,7 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
         M.map("first_error", S.FirstError) &&
         M.map("first_error_at", S.FirstErrorAt) &&
         M.map("dependencies", S.Dependencies) && M.map("nodes", S.Nodes) &&
+        M.map("decisions", S.Decisions) &&
         M.map("barriers", S.Barriers) && M.map("functions", S.Functions) &&
         M.map("branches", S.Branches) && M.map("exports", S.Exports) &&
         M.map("imports", S.Imports) && M.map("defines", S.Defines) &&

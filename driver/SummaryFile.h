@@ -21,7 +21,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 3;
+inline constexpr unsigned SummaryVersion = 4;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -55,10 +55,24 @@ struct NodeRecord {
   enum class Kind { Empty, Op, Seq, Choice, LoopBack, Call };
   Kind K = Kind::Empty;
   /// Op: the collective; Call: the callee's USR, or for a virtual call
-  /// "dispatch:" and the USR of the method the static type names.
+  /// "dispatch:" and the USR of the method the static type names; Choice:
+  /// the uniform decision it is made by (a key of TUSummary::Decisions), or
+  /// empty.
   std::string Name;
   Location At;
   std::vector<unsigned> Kids;
+  /// A decision that is a loop's test: 1 + the index of the body's kid.
+  unsigned LoopBody = 0;
+};
+
+/// A test with the same outcome on every rank, that choices are made by
+/// (core/UniformDecisions.h).
+struct DecisionRecord {
+  std::string Key;
+  Location At;
+  /// The test as written, and what each of its outcomes means.
+  std::string Text;
+  std::vector<std::string> Values;
 };
 
 struct FunctionRecord {
@@ -99,6 +113,8 @@ struct BranchRecord {
   /// and why.
   Location ByNameAt;
   std::string ByNameNote;
+  /// Decided in phase 1 for one outcome of a uniform test: that test.
+  Step Uniform;
 };
 
 /// A fact that crosses to another TU: a rank-dependent argument passed to
@@ -151,6 +167,8 @@ struct TUSummary {
   std::string FirstError;
   Location FirstErrorAt;
   std::vector<NodeRecord> Nodes;
+  /// The uniform decisions the nodes name.
+  std::vector<DecisionRecord> Decisions;
   std::vector<std::string> Barriers;
   std::vector<FunctionRecord> Functions;
   std::vector<BranchRecord> Branches;

@@ -90,6 +90,9 @@ public:
       break;
     case SummaryNode::Kind::Choice:
       R.K = NodeRecord::Kind::Choice;
+      R.LoopBody = N->getLoopBody();
+      if (!N->getDecision().empty())
+        decision(N->getDecision());
       break;
     case SummaryNode::Kind::LoopBack:
       R.K = NodeRecord::Kind::LoopBack;
@@ -103,7 +106,9 @@ public:
     }
     }
     R.Name = N->getOp().str();
-    R.At = location(Ctx.tagLoc(N->getTag()));
+    // A choice's tag is not a location (it marks a loop's test).
+    if (N->getKind() != SummaryNode::Kind::Choice)
+      R.At = location(Ctx.tagLoc(N->getTag()));
     Out.Nodes.push_back(std::move(R));
     return Index[N] = Out.Nodes.size() - 1;
   }
@@ -111,6 +116,22 @@ public:
   llvm::StringSet<> Calls;
 
 private:
+  /// Records what the decision \p Key tests, once.
+  void decision(llvm::StringRef Key) {
+    if (!Decisions.insert(Key).second)
+      return;
+    const DecisionInfo *Info = Ctx.Decisions.info(Key);
+    if (!Info)
+      return;
+    DecisionRecord D;
+    D.Key = Key.str();
+    D.At = location(Info->Shown->getBeginLoc());
+    D.Text = Info->Text;
+    D.Values = Info->Values;
+    Out.Decisions.push_back(std::move(D));
+  }
+  llvm::StringSet<> Decisions;
+
   static Location parseElsewhere(llvm::StringRef Text) {
     // "file:line:column", the file possibly holding ':'.
     Location L;
@@ -195,6 +216,10 @@ const char *shapeName(Finding::Shape S) {
     return "loop";
   case Finding::Shape::Switch:
     return "switch";
+  case Finding::Shape::UnevenList:
+    return "list";
+  case Finding::Shape::Handler:
+    return "handler";
   case Finding::Shape::Branch:
     break;
   }
@@ -267,6 +292,10 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
       B.Site = Rec.location(calledNameLoc(F.Site));
       B.EarlyExit = Rec.location(F.EarlyExit);
       B.EarlyExitKind = F.EarlyExitKind;
+      if (F.Uniform) {
+        B.Uniform.At = Rec.location(F.Uniform->getBeginLoc());
+        B.Uniform.Message = explainOutcome(F.UniformText, F.UniformValue);
+      }
       if (F.ByNameLoc.isValid()) {
         B.ByNameAt = Rec.location(F.ByNameLoc);
         B.ByNameNote = F.ByNameNote;

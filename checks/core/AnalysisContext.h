@@ -9,6 +9,7 @@
 #include "core/CollectiveSummary.h"
 #include "core/GradientSync.h"
 #include "core/Origin.h"
+#include "core/UniformDecisions.h"
 #include "core/UnresolvedCalls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -115,6 +116,8 @@ public:
   /// guard, or with the sync flag false): never collectives.
   llvm::DenseSet<const clang::CallExpr *> UnsyncedBackwards;
   SummaryContext Summaries;
+  /// The uniform decisions summaries name, and what each tests.
+  DecisionTable Decisions;
   RankFacts Facts;
   /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,
   /// or a parameter hook that issues collectives): backward() synchronises.

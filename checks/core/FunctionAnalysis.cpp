@@ -14,6 +14,8 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "core/ModuleCalls.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -118,6 +120,16 @@ const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
   return It->second.front().Why;
 }
 
+const Expr *FunctionAnalysis::controllingCondition(const Stmt *S) {
+  const CFGBlock *B = blockOf(S);
+  if (!B)
+    return nullptr;
+  auto It = Control.find(B);
+  if (It == Control.end() || It->second.empty())
+    return nullptr;
+  return RankUniformity::branchCondition(It->second.front().Branch);
+}
+
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
   auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
   if (!Node || !Node->getIDom())
@@ -159,6 +171,7 @@ void FunctionAnalysis::computeUniformity() {
   // Values assigned under a rank-dependent branch are divergent after it; the
   // branches depend on the values. Alternate until both settle.
   Control.clear();
+  Decisions.clear();
   for (unsigned Round = 0; Round < 6 && !Skipped; ++Round) {
     if (!spend(Uniformity->run(Control)))
       return;
@@ -202,8 +215,12 @@ void FunctionAnalysis::computeSites() {
     return;
   for (auto &BlockSites : Sites)
     BlockSites.clear();
-  for (const CFGBlock *B : Uniformity->order()) {
-    for (const CFGElement &Elem : *B) {
+  // Every block, also the handlers of a `try` that only calls can reach
+  // (the CFG has no edges for exceptions that calls throw).
+  for (const CFGBlock *B : *Cfg) {
+    unsigned Element = 0;
+    for (auto ElemIt = B->begin(); ElemIt != B->end(); ++ElemIt, ++Element) {
+      const CFGElement &Elem = *ElemIt;
       if (auto Dtor = Elem.getAs<CFGAutomaticObjDtor>()) {
         const VarDecl *Var = Dtor->getVarDecl();
         const CXXDestructorDecl *Destructor = Dtor->getDestructorDecl(Ctx.AST);
@@ -221,6 +238,7 @@ void FunctionAnalysis::computeSites() {
                             ? Destructor->getDefinition()
                             : Destructor;
           Site.IsDestructor = true;
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -240,6 +258,7 @@ void FunctionAnalysis::computeSites() {
           Site.Summary = Built;
           const CXXConstructorDecl *Ctor = Construct->getConstructor();
           Site.Callee = Ctor->getDefinition() ? Ctor->getDefinition() : Ctor;
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -255,6 +274,7 @@ void FunctionAnalysis::computeSites() {
       CallSite Site;
       Site.Call = Call;
       Site.Block = B;
+      Site.Element = Element;
       if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee)) {
         bool Syncs = isCollectiveRole(Entry->Role) ||
                      (Entry->Role == CallRole::GradientSync &&
@@ -288,6 +308,9 @@ void FunctionAnalysis::computeSites() {
         Site.Callee = Method;
         Site.IsDispatch = true;
       } else {
+        // `model(x)` on a module holder runs the module's forward.
+        if (const FunctionDecl *Forward = forwardRunBy(Call))
+          Callee = Forward;
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
         if (!CalleeSummary || CalleeSummary->isEmpty())
           continue;
@@ -362,24 +385,46 @@ const SummaryNode *FunctionAnalysis::summarize(
     if (!excused(Site))
       Own.push_back(leaf(Site));
   llvm::SmallVector<const SummaryNode *, 2> Next;
-  bool HasSuccessor = false;
+  // Per successor, null where it fails: the alternatives of a decision.
+  llvm::SmallVector<const SummaryNode *, 2> Alternatives;
+  bool HasSuccessor = false, EverySuccessor = true;
   // A try's dispatch goes to its handlers, and to the exit for exceptions
   // none of them catches: that edge is a failure, not a way past code.
   bool Dispatch = isa_and_nonnull<CXXTryStmt>(From->getTerminatorStmt());
   for (const CFGBlock *Succ : From->succs()) {
-    if (!Succ || (Dispatch && Succ == &Cfg->getExit()))
+    if (!Succ || (Dispatch && Succ == &Cfg->getExit())) {
+      EverySuccessor = false;
       continue;
+    }
     HasSuccessor = true;
-    if (const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1))
+    const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1);
+    Alternatives.push_back(N);
+    if (N)
       Next.push_back(N);
   }
   OnStack[From] = false;
   if (HasSuccessor && Next.empty())
     return Memo[From] = nullptr;
-  Own.push_back(SC.choice(Next));
+  const SummaryNode *Rest = nullptr;
+  // A test every rank evaluates alike: keep which outcome each part
+  // belongs to (UniformDecisions.h).
+  if (Next.size() > 1 && EverySuccessor)
+    if (const DecisionName *Name = decisionAt(From)) {
+      if (Name->Reversed)
+        std::reverse(Alternatives.begin(), Alternatives.end());
+      Rest = SC.decision(SC.name(Name->Key), Alternatives, Name->LoopBody);
+    }
+  Own.push_back(Rest ? Rest : SC.choice(Next));
   const SummaryNode *Result = SC.seq(Own);
   Memo[From] = Result;
   return Result;
+}
+
+const DecisionName *FunctionAnalysis::decisionAt(const CFGBlock *B) {
+  auto [It, New] = Decisions.try_emplace(B);
+  if (New && !Uniformity->branchDivergence(B))
+    It->second = Ctx.Decisions.name(B, FD, Ctx);
+  return It->second ? &*It->second : nullptr;
 }
 
 const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
@@ -458,7 +503,6 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   return siteIssuing(Uniformity->order(), Op, 0);
 }
 
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
 static void setExit(Finding &F, const Stmt *Exit);
 
 const CallSite *
@@ -634,10 +678,12 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
   F.ConditionText = Ctx.text(F.Condition);
 }
 
-/// How to name the helper \p Callee called by \p Call: its name, or for a
-/// lambda the variable that holds it.
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
+std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  // A module's forward, run as `model(x)`, by its module.
+  if (Method && !Method->getParent()->isLambda() &&
+      Method->getDeclName().isIdentifier() && Method->getName() == "forward")
+    return Method->getParent()->getNameAsString() + "::forward";
   if (!Method || !Method->getParent()->isLambda())
     return Callee->getNameAsString();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
@@ -761,24 +807,45 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     // Compare the barriers and the other collectives of the sides apart:
     // each difference belongs to its own check, so a branch whose rank 0
     // side waits in a barrier and broadcasts is reported by both.
+    // First as sets of sequences; where those are equal, for each outcome
+    // of a test every rank makes alike (UniformDecisions.h).
+    llvm::SmallVector<const SummaryNode *, 4> Full;
+    for (const SummaryNode *N : ArmSummaries)
+      Full.push_back(Ctx.Summaries.plain(N));
+    auto Compare = [&](llvm::ArrayRef<const SummaryNode *> Keyed,
+                       llvm::DenseMap<const Expr *, bool> &Seen) {
+      llvm::SmallVector<const SummaryNode *, 4> Plain;
+      for (const SummaryNode *N : Keyed)
+        Plain.push_back(Ctx.Summaries.plain(N));
+      if (reportDifference(B, Regions, ArmIndex, Plain, Full, Seen, Out))
+        return true;
+      std::optional<DecisionSplit> Split = splitOnDecision(
+          Ctx.Summaries, Keyed, [&](uint64_t N) { return spend(N); });
+      if (!Split)
+        return false;
+      size_t First = Out.size();
+      reportDifference(B, Regions, ArmIndex, Split->Sides, Full, Seen, Out);
+      for (size_t I = First; I < Out.size(); ++I)
+        explainDecision(Out[I], *Split);
+      return true;
+    };
     bool Differ = false;
     for (bool Barriers : {false, true}) {
       llvm::SmallVector<const SummaryNode *, 4> Kind;
       for (const SummaryNode *N : ArmSummaries)
         Kind.push_back(Ctx.Summaries.only(N, Barriers));
-      Differ |= reportDifference(B, Regions, ArmIndex, Kind, ArmSummaries,
-                                 Reported[Barriers], Out);
+      Differ |= Compare(Kind, Reported[Barriers]);
     }
     // The same barriers and the same collectives, in another order
     // (`allreduce; barrier` against `barrier; allreduce`): still a hang.
     if (!Differ)
-      reportDifference(B, Regions, ArmIndex, ArmSummaries, ArmSummaries,
-                       Reported[0], Out);
+      Compare(ArmSummaries, Reported[0]);
     for (size_t I = Before; I < Out.size(); ++I)
       Out[I].Sides = Sides;
   }
   RankGatedThrows.clear();
   MembershipTest = nullptr;
+  findHandlerMismatches(Out, Deferred);
 }
 
 bool FunctionAnalysis::excused(const CallSite &Site) const {
@@ -787,6 +854,16 @@ bool FunctionAnalysis::excused(const CallSite &Site) const {
   if (!Membership)
     Membership = std::make_unique<CommunicatorMembership>(FD, Ctx);
   return Membership->sharedByMembers(MembershipTest, Site.Communicator);
+}
+
+void FunctionAnalysis::explainDecision(Finding &F,
+                                       const DecisionSplit &Split) const {
+  const DecisionInfo *Info = Ctx.Decisions.info(Split.Key);
+  if (!Info || Split.Alternative >= Info->Values.size())
+    return;
+  F.Uniform = Info->Shown;
+  F.UniformText = Info->Text;
+  F.UniformValue = Info->Values[Split.Alternative];
 }
 
 void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {

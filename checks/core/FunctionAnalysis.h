@@ -15,9 +15,11 @@
 #include "core/AnalysisContext.h"
 #include "core/Finding.h"
 #include "core/RankUniformity.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -54,11 +56,18 @@ struct CallSite {
   bool IsDispatch = false;
   /// The call did not compile and was matched to the catalogue by name.
   const UnresolvedCall *ByName = nullptr;
+  /// The index of the call's element in its block.
+  unsigned Element = 0;
 };
 
 class FunctionAnalysis;
 class FailurePaths;
 class CommunicatorMembership;
+
+/// How to name the helper \p Callee called by \p Call: its name, a
+/// module's forward by its class, or for a lambda the variable that holds it.
+std::string calleeName(const clang::Expr *Call,
+                       const clang::FunctionDecl *Callee);
 
 /// How a function's analysis reaches the other functions of the TU.
 class FunctionIndex {
@@ -106,6 +115,8 @@ public:
   /// runs depends on the rank, or null if every rank that enters the function
   /// runs it.
   const Origin *controllingBranch(const clang::Stmt *S);
+  /// The same branch's condition, or null.
+  const clang::Expr *controllingCondition(const clang::Stmt *S);
 
   /// Phase 2: the calls that issue collectives, and the function's summary.
   void computeSites();
@@ -116,6 +127,15 @@ public:
   /// Phase 3: rank-dependent branches whose sides differ. In driver mode,
   /// branches whose sides call functions of other TUs go to \p Deferred.
   void findMismatches(std::vector<Finding> &Out, std::vector<Finding> &Deferred);
+
+  /// Phase 3, exceptions: collectives that only the ranks where a call in
+  /// a `try` block throws reach, or skip (ExceptionHandlers.cpp).
+  void findHandlerMismatches(std::vector<Finding> &Out,
+                             std::vector<Finding> &Deferred);
+  /// Why whether this function throws can differ between ranks: a `throw`
+  /// under a rank-dependent condition, or a call that can throw on some
+  /// ranks only, outside any `try` of its own. Null if it cannot.
+  const Origin *throwsOnSomeRanks(unsigned Depth = 0);
 
   /// Driver mode: the function's summary with each collective and call
   /// tagged with its location (in Ctx.Located).
@@ -137,6 +157,21 @@ private:
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// Why whether \p Call (an element of \p B) throws can differ between
+  /// ranks, or null (ExceptionHandlers.cpp).
+  const Origin *rankLocalThrow(const clang::Expr *Call,
+                               const clang::CFGBlock *B, unsigned Depth);
+  /// What \p B issues after its element \p Element, up to \p Join.
+  const SummaryNode *
+  summarizeAfter(const clang::CFGBlock *B, unsigned Element,
+                 const clang::CFGBlock *Join,
+                 llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
+                 llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack);
+  /// The uniform decision \p B's test makes, or null (UniformDecisions.h).
+  const DecisionName *decisionAt(const clang::CFGBlock *B);
+  /// Names in \p F the uniform test whose outcome \p Split made the sides
+  /// differ.
+  void explainDecision(Finding &F, const DecisionSplit &Split) const;
   /// What a call site contributes to a summary: its summary, or in located
   /// mode a tagged collective or call.
   const SummaryNode *leaf(const CallSite &Site);
@@ -192,6 +227,9 @@ private:
   /// Sites per block, by block ID, in evaluation order.
   std::vector<std::vector<CallSite>> Sites;
   const SummaryNode *Summary = nullptr;
+  /// The decision each block's test makes, once asked.
+  llvm::DenseMap<const clang::CFGBlock *, std::optional<DecisionName>>
+      Decisions;
   /// While comparing the sides of a branch: blocks with a throw that the
   /// branch leads to unconditionally.
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
@@ -205,6 +243,9 @@ private:
   bool excused(const CallSite &Site) const;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
+  /// throwsOnSomeRanks(), once computed.
+  std::optional<const Origin *> ThrowOrigin;
+  bool ComputingThrows = false;
   /// Steps taken so far; region() and summarize() count theirs.
   mutable uint64_t Steps = 0;
   bool Skipped = false;

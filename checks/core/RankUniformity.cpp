@@ -2,6 +2,7 @@
 
 #include "core/RankUniformity.h"
 #include "core/BrokenCode.h"
+#include "core/TensorLists.h"
 #include "core/DataLoading.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -432,9 +433,14 @@ const Origin *Evaluator::call(const CallExpr *Call) {
 /// What a call that reads rank-local data reads, for the explanation.
 static std::string localDataMessage(const FunctionDecl *FD,
                                     const std::string &Text) {
-  llvm::StringRef Name = FD && FD->getDeclName().isIdentifier()
-                             ? FD->getName()
-                             : llvm::StringRef();
+  llvm::StringRef Name;
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD)) {
+    // A constructor by its class (`directory_iterator(dir)`).
+    if (Ctor->getParent()->getDeclName().isIdentifier())
+      Name = Ctor->getParent()->getName();
+  } else if (FD && FD->getDeclName().isIdentifier()) {
+    Name = FD->getName();
+  }
   if (Name == "now" || Name == "time" || Name == "clock" ||
       Name == "gettimeofday" || Name == "clock_gettime")
     return fmt::format("'{}' reads this rank's clock", Text);
@@ -442,6 +448,15 @@ static std::string localDataMessage(const FunctionDecl *FD,
       Name == "file_size" || Name == "access" || Name == "stat" ||
       Name == "is_open" || Name == "last_write_time")
     return fmt::format("'{}' looks at this rank's file system", Text);
+  if (Name == "defined")
+    return fmt::format("'{}' depends on which parameters this rank's forward "
+                       "pass used",
+                       Text);
+  if (Name == "opendir" || Name == "fdopendir" || Name == "readdir" ||
+      Name == "scandir" || Name == "glob" || Name == "is_empty" ||
+      Name == "directory_iterator" || Name == "recursive_directory_iterator")
+    return fmt::format("'{}' lists a directory of this rank's file system",
+                       Text);
   return fmt::format("'{}' is computed from this rank's own data", Text);
 }
 
@@ -456,6 +471,11 @@ const Origin *Evaluator::localData(const CallExpr *Call) {
     if (const Origin *O = eval(Object))
       if (!O->FromControl)
         return O;
+  // Whether a tensor is defined is rank-local only for a gradient.
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (Callee->getDeclName().isIdentifier() &&
+        Callee->getName() == "defined" && !isGradient(Object))
+      return nullptr;
   // at::equal(a, b) of tensors that all went through a collective.
   if (!Object && Call->getNumArgs() > 0) {
     bool AllSynchronised = true, AnyTensor = false;
@@ -531,16 +551,28 @@ const Origin *Evaluator::eval(const Expr *E) {
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (Entry && Entry->Role == CallRole::UniformSource)
       return nullptr;
-    // std::random_device: whatever it draws differs between ranks.
-    if (Entry && Entry->Role == CallRole::LocalData)
+    // std::random_device: whatever it draws differs between ranks; a
+    // directory_iterator lists what this rank's file system holds.
+    // (A copy or move carries its source's dependence.)
+    if (Entry && Entry->Role == CallRole::LocalData &&
+        !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      const CXXRecordDecl *Class = Construct->getConstructor()->getParent();
+      bool Random = Class->getDeclName().isIdentifier() &&
+                    Class->getName() == "random_device";
       return Ctx.Opts.RankLocalData
                  ? Ctx.origin(Construct, key(KeyLocal),
                               Construct->getBeginLoc(), [&] {
-                                return fmt::format(
-                                    "'{}' draws random numbers on this rank",
-                                    Ctx.text(Construct));
+                                return Random
+                                           ? fmt::format(
+                                                 "'{}' draws random numbers "
+                                                 "on this rank",
+                                                 Ctx.text(Construct))
+                                           : localDataMessage(
+                                                 Construct->getConstructor(),
+                                                 Ctx.text(Construct));
                               }, nullptr, false, false, /*LocalData=*/true)
                  : nullptr;
+    }
     // LibTorch's distributed samplers yield the same number of indices on
     // every rank given the same size: the rank only chooses which.
     if (data::isDistributedSampler(Construct->getConstructor()->getParent()))
@@ -664,6 +696,25 @@ const Origin *Transfer::controlOrigin(const ValueDecl *Target) const {
   return nullptr;
 }
 
+/// True for `*__begin1`, the element a range-for's variable is set from: it
+/// has no text of its own (its range is the ':'), and the range's note
+/// explains it.
+static bool isRangeElement(const Expr *Value) {
+  if (!Value)
+    return false;
+  const Expr *Deref = Value->IgnoreImplicit();
+  const Expr *Operand = nullptr;
+  if (const auto *Op = dyn_cast<UnaryOperator>(Deref))
+    Operand = Op->getOpcode() == UO_Deref ? Op->getSubExpr() : nullptr;
+  else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Deref))
+    Operand = Call->getOperator() == OO_Star && Call->getNumArgs() == 1
+                  ? Call->getArg(0)
+                  : nullptr;
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(Operand ? Operand->IgnoreImplicit() : nullptr);
+  return Ref && Ref->getDecl()->isImplicit();
+}
+
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                       const Stmt *Anchor, const Origin *O) {
   if (!Target)
@@ -686,7 +737,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     const auto *Construct =
         dyn_cast_or_null<CXXConstructExpr>(Value ? Value->IgnoreImplicit()
                                                  : nullptr);
-    if (Target->isImplicit() ||
+    if (Target->isImplicit() || isRangeElement(Value) ||
         (Construct && Construct->getNumArgs() == 0 &&
          Construct->getParenOrBraceRange().isInvalid())) {
       State[Target] = O;
@@ -805,6 +856,11 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
         const auto *VD = dyn_cast<VarDecl>(Target);
         if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
           Ctx.Facts.addDecl(Target, O);
+      } else if (Entry->Role == CallRole::LocalData) {
+        // glob(pattern, flags, errfunc, &found): what this rank's file
+        // system holds.
+        if (const Origin *O = Eval.eval(Call))
+          State[Target] = O;
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank, and so do the
@@ -850,6 +906,17 @@ void Transfer::call(const CallExpr *Call) {
   // model's forward(x) does not make the model rank-dependent.)
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
+    // Grown or shrunk under a rank-dependent condition, its length differs
+    // between ranks after the join, like a variable assigned there
+    // (`if (p.grad().defined()) grads.push_back(p.grad());`).
+    if (MD && !MD->isConst() && !Entry && MD->getDeclName().isIdentifier() &&
+        changesLength(MD->getName())) {
+      bool Exact;
+      if (const ValueDecl *Target =
+              targetDecl(MCE->getImplicitObjectArgument(), Exact))
+        if (!State.lookup(Target) && controlOrigin(Target))
+          assign(Target, false, nullptr, Call, nullptr);
+    }
     if (MD && !MD->isConst() && !Entry && isContainerUpdate(MD)) {
       for (const Expr *Arg : Call->arguments())
         if (const Origin *O = Eval.eval(Arg)) {

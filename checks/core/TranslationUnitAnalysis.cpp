@@ -2,6 +2,7 @@
 
 #include "core/TranslationUnitAnalysis.h"
 #include "core/ClassHierarchy.h"
+#include "core/TensorLists.h"
 #include "core/ForwardBackwardOrder.h"
 #include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -266,10 +267,13 @@ void TranslationUnitAnalysis::run() {
     PreviousRound = std::move(ThisRound);
   }
 
-  // Phase 3: mismatches.
+  // Phase 3: mismatches, and tensor lists whose length differs between
+  // ranks.
   for (const FunctionDecl *FD : Roots)
-    if (FunctionAnalysis *FA = get(FD))
+    if (FunctionAnalysis *FA = get(FD)) {
       FA->findMismatches(Findings, Deferred);
+      findUnevenLists(*FA, Ctx, Findings);
+    }
 }
 
 } // namespace ddp
