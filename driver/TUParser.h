@@ -14,14 +14,19 @@ class ASTUnit;
 
 namespace ddp::driver {
 
+struct Preamble;
+
 /// A parsed TU. Kept between the rounds of phase 1 where memory allows, so
 /// that analysing it again with facts from other TUs does not parse it
 /// again.
 class ParsedTU {
 public:
-  /// Parses \p Command's file. On failure, error() says why ("a.cpp:3:5:
-  /// unknown type name 'x' (and 2 more errors)").
-  static ParsedTU parse(const clang::tooling::CompileCommand &Command);
+  /// Parses \p Command's file; \p Against, a usable preamble its leading
+  /// includes begin with, is loaded in place of parsing them. On failure,
+  /// error() says why ("a.cpp:3:5: unknown type name 'x' (and 2 more
+  /// errors)").
+  static ParsedTU parse(const clang::tooling::CompileCommand &Command,
+                        const Preamble *Against = nullptr);
   ParsedTU(ParsedTU &&);
   ParsedTU &operator=(ParsedTU &&);
   ~ParsedTU();
