@@ -270,9 +270,9 @@ template <typename Fn> void parallelFor(size_t N, unsigned Workers, Fn Work) {
 /// what it can; the TUs left to parse that share their leading includes
 /// are parsed against a preamble of them, built first.
 void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
-               const SummaryCache &Cache, unsigned Workers,
+               unsigned Round, const SummaryCache &Cache, unsigned Workers,
                ProgressLine &Progress, Phase1State &State) {
-  Progress.startRound(Which.size());
+  Progress.startRound(Round, Which.size());
   std::vector<std::string> Keys(Which.size());
   std::vector<char> Answered(Which.size(), false);
   parallelFor(Which.size(), Workers, [&](size_t I) {
@@ -433,7 +433,7 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
   for (size_t I = 0; I < Units.size(); ++I)
     Which[I] = I;
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
-    summarize(Units, Which, Cache, Workers, Progress, State);
+    summarize(Units, Which, Round, Cache, Workers, Progress, State);
     std::vector<TUSummary> All;
     for (const Unit &U : Units)
       All.push_back(U.Summary);

@@ -6,8 +6,10 @@
 
 namespace ddp::driver {
 
-void ProgressLine::startRound(size_t Units) {
+void ProgressLine::startRound(unsigned R, size_t Units) {
   std::lock_guard<std::mutex> Lock(M);
+  Round = R;
+  Parsed = Cached = Reanalysed = 0;
   Left = Units;
   redraw();
 }
@@ -64,8 +66,12 @@ void ProgressLine::clear() {
 void ProgressLine::redraw() {
   if (!Enabled)
     return;
+  // Later rounds analyse again the TUs that facts from other TUs reached.
   std::string Line =
-      fmt::format("ddp-lint: {} parsed, {} from the cache", Parsed, Cached);
+      Round == 0 ? std::string("ddp-lint: ")
+                 : fmt::format("ddp-lint: facts from other TUs, round {}: ",
+                               Round + 1);
+  Line += fmt::format("{} parsed, {} from the cache", Parsed, Cached);
   if (Reanalysed)
     Line += fmt::format(", {} analysed again", Reanalysed);
   Line += fmt::format(", {} left", Left);

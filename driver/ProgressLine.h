@@ -18,8 +18,9 @@ public:
   /// Without \p Enabled (standard error is no terminal) only print() prints.
   explicit ProgressLine(bool Enabled) : Enabled(Enabled) {}
 
-  /// A round of phase 1 over \p Units TUs begins.
-  void startRound(size_t Units);
+  /// Round \p Round (0: the first) of phase 1 begins, over \p Units TUs;
+  /// the counts start again.
+  void startRound(unsigned Round, size_t Units);
   void parsed();
   void cached();
   /// Analysed again from a parse kept in memory.
@@ -36,6 +37,7 @@ private:
 
   std::mutex M;
   bool Enabled;
+  unsigned Round = 0;
   size_t Parsed = 0, Cached = 0, Reanalysed = 0, Left = 0;
   size_t Building = 0, BuildingFor = 0;
 };
