@@ -430,6 +430,40 @@ std::string pathIn(llvm::StringRef Dir, llvm::StringRef Name) {
   return std::string(Path);
 }
 
+/// Names the files of the preamble of \p Includes in \p Bucket: preambles of
+/// other directives never share a file, so that concurrent runs (two targets
+/// of one build) cannot replace each other's.
+std::string fileStem(llvm::StringRef Bucket,
+                     const std::vector<std::string> &Includes) {
+  std::string Text;
+  for (const std::string &I : Includes)
+    Text += I + "\n";
+  return fmt::format("{}-{:08x}", Bucket.str(),
+                     uint32_t(llvm::xxh3_64bits(Text)));
+}
+
+/// The valid, usable preamble of \p Bucket in \p Dir whose directives begin
+/// \p Includes, the one with the most; with its file stem.
+std::optional<std::pair<std::string, Record>>
+bestExisting(llvm::StringRef Dir, llvm::StringRef Bucket,
+             const std::vector<std::string> &Includes) {
+  std::optional<std::pair<std::string, Record>> Best;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (!Name.starts_with((Bucket + "-").str()) || !Name.ends_with(".json"))
+      continue;
+    std::optional<Record> R = readRecord(It->path());
+    if (!R || !R->Error.empty() || !isPrefix(R->Includes, Includes) ||
+        (Best && Best->second.Includes.size() >= R->Includes.size()) ||
+        !valid(*R, Bucket))
+      continue;
+    Best.emplace(Name.drop_back(strlen(".json")).str(), std::move(*R));
+  }
+  return Best;
+}
+
 } // namespace
 
 PreamblePlan planPreambles(const std::vector<tooling::CompileCommand> &Commands,
@@ -486,15 +520,13 @@ std::optional<Preamble> existingPreamble(const tooling::CompileCommand &Command,
   std::optional<Candidate> C = candidate(Command, 0, Dir, Why);
   if (!C)
     return std::nullopt;
-  std::string Key = bucketKey(*C);
-  std::optional<Record> R = readRecord(pathIn(Dir, Key + ".json"));
-  if (!R || !R->Error.empty() || !isPrefix(R->Includes, C->Includes) ||
-      !valid(*R, Key))
+  auto Found = bestExisting(Dir, bucketKey(*C), C->Includes);
+  if (!Found)
     return std::nullopt;
   Preamble P;
-  P.PCHPath = pathIn(Dir, Key + ".pch");
-  P.Includes = std::move(R->Includes);
-  P.Dependencies = std::move(R->Dependencies);
+  P.PCHPath = pathIn(Dir, Found->first + ".pch");
+  P.Includes = std::move(Found->second.Includes);
+  P.Dependencies = std::move(Found->second.Dependencies);
   P.Reused = true;
   return P;
 }
@@ -528,26 +560,33 @@ void Preamble::addDependencies(std::vector<Dependency> &TU) const {
 
 Preamble obtainPreamble(const PreambleGroup &G, llvm::StringRef Dir) {
   auto Start = std::chrono::steady_clock::now();
-  std::string Header = pathIn(Dir, G.Key + ".h");
-  std::string RecordPath = pathIn(Dir, G.Key + ".json");
+  std::string Stem = fileStem(G.Key, G.Includes);
+  std::string Header = pathIn(Dir, Stem + ".h");
+  std::string RecordPath = pathIn(Dir, Stem + ".json");
   Preamble P;
-  P.PCHPath = pathIn(Dir, G.Key + ".pch");
-  // A valid preamble of fewer of these directives serves as well (it was
-  // built for more TUs, or before a header lost its guard); a failure stands
-  // for the directives it was tried on.
-  std::optional<Record> R = readRecord(RecordPath);
-  if (R &&
-      (R->Error.empty() ? isPrefix(R->Includes, G.Includes)
-                        : R->Planned == G.Includes) &&
-      valid(*R, G.Key)) {
-    P.Includes = std::move(R->Includes);
-    P.Dependencies = std::move(R->Dependencies);
-    P.Error = std::move(R->Error);
-    P.Reused = true;
+  P.PCHPath = pathIn(Dir, Stem + ".pch");
+  auto Done = [&] {
     P.Seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
     return P;
+  };
+  // A failure stands for the directives it was tried on.
+  std::optional<Record> R = readRecord(RecordPath);
+  if (R && !R->Error.empty() && R->Planned == G.Includes &&
+      valid(*R, G.Key)) {
+    P.Error = std::move(R->Error);
+    P.Reused = true;
+    return Done();
+  }
+  // A valid preamble of these directives or of fewer of them serves (one
+  // built for more TUs, or before a header lost its guard).
+  if (auto Found = bestExisting(Dir, G.Key, G.Includes)) {
+    P.PCHPath = pathIn(Dir, Found->first + ".pch");
+    P.Includes = std::move(Found->second.Includes);
+    P.Dependencies = std::move(Found->second.Dependencies);
+    P.Reused = true;
+    return Done();
   }
 
   R = Record();
@@ -614,10 +653,7 @@ Preamble obtainPreamble(const PreambleGroup &G, llvm::StringRef Dir) {
   }
   if (Recordable)
     writeRecord(*R, RecordPath);
-  P.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
-  return P;
+  return Done();
 }
 
 } // namespace ddp::driver

@@ -80,10 +80,11 @@ struct Preamble {
   void addDependencies(std::vector<Dependency> &TUDependencies) const;
 };
 
-/// The preamble of \p G in \p Dir: the one there if every file it was built
+/// The preamble of \p G in \p Dir: one there whose directives begin the
+/// group's (its own, or one built for more TUs) if every file it was built
 /// from is unchanged (size and modification time, or content), else built
-/// now and recorded beside it. Never fails: a preamble that cannot be
-/// built says why in Error.
+/// now and recorded beside it. Never fails: a preamble that cannot be built
+/// says why in Error.
 Preamble obtainPreamble(const PreambleGroup &G, llvm::StringRef Dir);
 
 /// For a TU that shares a preamble with no other TU of this run: the one an
