@@ -356,8 +356,9 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     Unit &U = Units[Which[I]];
     std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
     auto Start = std::chrono::steady_clock::now();
+    bool Kept = Parsed != nullptr;
     std::string How = "kept in memory";
-    if (!Parsed) {
+    if (!Kept) {
       const Preamble *Against = U.Against;
       if (GroupOf[K] >= 0) {
         std::lock_guard<std::mutex> Lock(PreamblesLock);
@@ -395,7 +396,7 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     U.Summary.MainFile = U.File;
     U.Summary.Key = Keys[I];
     Cache.store(U.Summary);
-    if (How == "kept in memory")
+    if (Kept)
       Progress.reanalysed();
     else
       Progress.parsed();
