@@ -343,67 +343,25 @@ std::string build(const PreambleGroup &G, const std::string &HeaderPath,
   return "";
 }
 
-/// What the preamble directory records about a group's PCH.
-struct Record {
-  std::string Key;
-  /// The directives it was built for, and those it holds (fewer when one
-  /// of them has no include guard).
-  std::vector<std::string> Planned, Includes;
-  std::string Error;
-  /// The PCH file itself (its size and modification time).
-  std::optional<Dependency> PCH;
-  std::vector<Dependency> Dependencies;
-};
-
-bool fromJSON(const json::Value &V, Record &R, json::Path P) {
-  json::ObjectMapper M(V, P);
-  std::string Format;
-  int64_t Version = 0;
-  if (!M || !M.map("format", Format) || !M.map("version", Version))
-    return false;
-  if (Format != RecordFormat || Version != RecordVersion) {
-    P.report("not a ddp-lint preamble record of this version");
-    return false;
-  }
-  return M.map("key", R.Key) && M.map("planned", R.Planned) &&
-         M.map("includes", R.Includes) && M.map("error", R.Error) &&
-         M.mapOptional("pch", R.PCH) && M.map("dependencies", R.Dependencies);
-}
+using Record = PreambleRecord;
 
 std::optional<Record> readRecord(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
     return std::nullopt;
-  llvm::Expected<json::Value> V = json::parse((*Buffer)->getBuffer());
-  if (!V) {
-    llvm::consumeError(V.takeError());
+  llvm::Expected<Record> R = preambleRecordFromJSON((*Buffer)->getBuffer());
+  if (!R) {
+    // A damaged record is built again.
+    llvm::consumeError(R.takeError());
     return std::nullopt;
   }
-  Record R;
-  json::Path::Root Root("preamble");
-  if (!fromJSON(*V, R, Root)) {
-    llvm::consumeError(Root.getError());
-    return std::nullopt;
-  }
-  return R;
+  return std::move(*R);
 }
 
 void writeRecord(const Record &R, const std::string &Path) {
-  json::Array Deps;
-  for (const Dependency &D : R.Dependencies)
-    Deps.push_back(toJSON(D));
-  json::Object O{{"format", RecordFormat},
-                 {"version", RecordVersion},
-                 {"key", R.Key},
-                 {"planned", R.Planned},
-                 {"includes", R.Includes},
-                 {"error", R.Error},
-                 {"dependencies", std::move(Deps)}};
-  if (R.PCH)
-    O["pch"] = toJSON(*R.PCH);
   // Written whole or not at all: another run may read it meanwhile.
   llvm::consumeError(llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << json::Value(std::move(O));
+    OS << toJSON(R);
     return llvm::Error::success();
   }));
 }
@@ -465,6 +423,50 @@ bestExisting(llvm::StringRef Dir, llvm::StringRef Bucket,
 }
 
 } // namespace
+
+static bool fromJSON(const json::Value &V, PreambleRecord &R, json::Path P) {
+  json::ObjectMapper M(V, P);
+  std::string Format;
+  int64_t Version = 0;
+  if (!M || !M.map("format", Format) || !M.map("version", Version))
+    return false;
+  if (Format != RecordFormat || Version != RecordVersion) {
+    P.report("not a ddp-lint preamble record of this version");
+    return false;
+  }
+  return M.map("key", R.Key) && M.map("planned", R.Planned) &&
+         M.map("includes", R.Includes) && M.map("error", R.Error) &&
+         M.mapOptional("pch", R.PCH) && M.map("dependencies", R.Dependencies);
+}
+
+llvm::Expected<PreambleRecord> preambleRecordFromJSON(llvm::StringRef Text) {
+  llvm::Expected<json::Value> V = json::parse(Text);
+  if (!V)
+    return V.takeError();
+  PreambleRecord R;
+  json::Path::Root Root("preamble");
+  if (!fromJSON(*V, R, Root))
+    return Root.getError();
+  return R;
+}
+
+std::string toJSON(const PreambleRecord &R) {
+  json::Array Deps;
+  for (const Dependency &D : R.Dependencies)
+    Deps.push_back(toJSON(D));
+  json::Object O{{"format", RecordFormat},
+                 {"version", RecordVersion},
+                 {"key", R.Key},
+                 {"planned", R.Planned},
+                 {"includes", R.Includes},
+                 {"error", R.Error},
+                 {"dependencies", std::move(Deps)}};
+  if (R.PCH)
+    O["pch"] = toJSON(*R.PCH);
+  std::string Text;
+  llvm::raw_string_ostream(Text) << json::Value(std::move(O));
+  return Text;
+}
 
 PreamblePlan planPreambles(const std::vector<tooling::CompileCommand> &Commands,
                            llvm::StringRef Dir) {

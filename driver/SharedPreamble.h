@@ -80,6 +80,25 @@ struct Preamble {
   void addDependencies(std::vector<Dependency> &TUDependencies) const;
 };
 
+/// What the preamble directory records beside a PCH (`<stem>.json`).
+struct PreambleRecord {
+  /// The group's key: its flags and first #include.
+  std::string Key;
+  /// The directives it was built for, and those it holds (fewer when one
+  /// of them has no include guard).
+  std::vector<std::string> Planned, Includes;
+  /// Why it could not be built; empty if it was.
+  std::string Error;
+  /// The PCH file itself (its size and modification time).
+  std::optional<Dependency> PCH;
+  /// Every file it was built from.
+  std::vector<Dependency> Dependencies;
+};
+
+/// Parses a record; the error says what is wrong.
+llvm::Expected<PreambleRecord> preambleRecordFromJSON(llvm::StringRef Text);
+std::string toJSON(const PreambleRecord &R);
+
 /// The preamble of \p G in \p Dir: one there whose directives begin the
 /// group's (its own, or one built for more TUs) if every file it was built
 /// from is unchanged (size and modification time, or content), else built
