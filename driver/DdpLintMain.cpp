@@ -31,6 +31,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -317,7 +318,7 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
       }
   }
   if (State.PreambleDir.empty())
-    llvm::fill(Why, "--no-preamble");
+    std::fill(Why.begin(), Why.end(), "--no-preamble");
   std::vector<size_t> BuildOrder(Plan.Groups.size());
   for (size_t G = 0; G < BuildOrder.size(); ++G)
     BuildOrder[G] = G;
