@@ -65,7 +65,6 @@ static json::Value toJSON(const OverrideRecord &O);
 static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
 static json::Value toJSON(const FactRecord &F);
-static json::Value toJSON(const Dependency &D);
 static json::Value toJSON(const SkippedRecord &S);
 
 template <typename T> static json::Array array(const std::vector<T> &V) {
@@ -157,7 +156,7 @@ static json::Value toJSON(const FactRecord &F) {
   return json::Object{{"key", F.Key}, {"index", F.Index}, {"why", array(F.Why)}};
 }
 
-static json::Value toJSON(const Dependency &D) {
+json::Value toJSON(const Dependency &D) {
   return json::Object{{"path", D.Path},
                       {"size", int64_t(D.Size)},
                       {"mtime", D.MTime},

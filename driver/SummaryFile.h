@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -139,6 +140,9 @@ struct Dependency {
   int64_t MTime = 0;
   std::string Hash;
 };
+
+llvm::json::Value toJSON(const Dependency &D);
+bool fromJSON(const llvm::json::Value &V, Dependency &D, llvm::json::Path P);
 
 /// A function that was not analysed, so nothing in it is reported: its
 /// analysis ran out of its budget (Reason empty), or its body did not

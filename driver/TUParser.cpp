@@ -1,6 +1,8 @@
 //===--- TUParser.cpp - Parse one TU and summarise it ---------------------===//
 
 #include "TUParser.h"
+#include "ParseArguments.h"
+#include "SharedPreamble.h"
 #include "SummaryCache.h"
 #include "TUSummarizer.h"
 #include "clang/AST/ASTContext.h"
@@ -18,10 +20,6 @@ using namespace clang;
 
 namespace ddp::driver {
 namespace {
-
-#ifndef DDP_CLANG_RESOURCE_DIR
-#define DDP_CLANG_RESOURCE_DIR ""
-#endif
 
 /// Keeps the first error, counts the rest, prints nothing.
 class ErrorCollector : public DiagnosticConsumer {
@@ -67,7 +65,8 @@ ParsedTU::ParsedTU(ParsedTU &&) = default;
 ParsedTU &ParsedTU::operator=(ParsedTU &&) = default;
 ParsedTU::~ParsedTU() = default;
 
-ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
+ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command,
+                         const Preamble *Against) {
   ParsedTU Out;
   // A database that answers with exactly this command.
   class Single : public tooling::CompilationDatabase {
@@ -97,19 +96,9 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
   Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
   Tool.appendArgumentsAdjuster(
       tooling::getClangStripDependencyFileAdjuster());
-  // Built outside the LLVM tree, the tool would look for Clang's own headers
-  // (stddef.h, ...) beside itself: point it at the release's.
-  llvm::StringRef ResourceDir = DDP_CLANG_RESOURCE_DIR;
-  bool HasResourceDir = llvm::any_of(Command.CommandLine, [](const auto &A) {
-    return llvm::StringRef(A).starts_with("-resource-dir");
-  });
-  if (!ResourceDir.empty() && !HasResourceDir)
-    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        ("-resource-dir=" + ResourceDir).str().c_str(),
-        tooling::ArgumentInsertPosition::END));
-  // No "N errors generated." on stderr: the driver reports the TU itself.
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  appendParseAdjusters(Tool, Command);
+  if (Against)
+    Tool.appendArgumentsAdjuster(Against->parseAdjuster());
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
@@ -132,6 +121,8 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
   Out.AST->getDiagnostics().setClient(new DiagnosticConsumer(),
                                       /*ShouldOwnClient=*/true);
   Out.Dependencies = dependenciesOf(Out.AST->getSourceManager());
+  if (Against)
+    Against->addDependencies(Out.Dependencies);
   return Out;
 }
 

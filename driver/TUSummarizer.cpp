@@ -39,8 +39,15 @@ public:
     auto [It, New] = Paths.try_emplace(File.getHashValue());
     if (New) {
       if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+        // Symbolic links resolved: a parse records that path for the files
+        // it opens, but a header loaded from a preamble was not opened.
+        llvm::SmallString<256> Resolved;
         llvm::StringRef Real = Entry->getFileEntry().tryGetRealPathName();
-        It->second = Real.empty() ? Entry->getName().str() : Real.str();
+        if (!SM.getFileManager().getVirtualFileSystem().getRealPath(
+                Entry->getName(), Resolved))
+          It->second = std::string(Resolved);
+        else
+          It->second = Real.empty() ? Entry->getName().str() : Real.str();
       }
     }
     L.File = It->second;
