@@ -125,7 +125,8 @@ bool FunctionAnalysis::spend(uint64_t N) {
 }
 
 unsigned FunctionAnalysis::divergentBranchCount() const {
-  return Uniformity ? Uniformity->divergentBranches().size() : 0;
+  return Uniformity ? Uniformity->divergentBranches().size() + LoopExits.size()
+                    : 0;
 }
 
 const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
@@ -200,30 +201,92 @@ FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
 void FunctionAnalysis::computeUniformity() {
   if (!Cfg)
     return;
-  // Values assigned under a rank-dependent branch are divergent after it; the
-  // branches depend on the values. Alternate until both settle.
+  // Values assigned under a rank-dependent branch are divergent after its
+  // join; the branches depend on the values. Alternate until both settle.
   Control.clear();
+  JoinPoints Joins;
   for (unsigned Round = 0; Round < 6 && !Skipped; ++Round) {
-    if (!spend(Uniformity->run(Control)))
+    if (!spend(Uniformity->run(Control, Joins)))
       return;
     ControlDivergence Next;
-    for (const CFGBlock *B : Uniformity->order()) {
-      const Origin *Why = Uniformity->branchDivergence(B);
-      if (!Why)
-        continue;
+    JoinPoints NextJoins;
+    std::vector<std::pair<const CFGBlock *, const Origin *>> Divergent;
+    for (const CFGBlock *B : Uniformity->order())
+      if (const Origin *Why = Uniformity->branchDivergence(B))
+        Divergent.push_back({B, Why});
+    LoopExits.clear();
+    for (size_t I = 0; I < Divergent.size(); ++I) {
+      auto [B, Why] = Divergent[I];
       if (!spend(0))
         return;
       const CFGBlock *Join = joinOf(B);
+      if (Join)
+        NextJoins[Join].push_back({B, Why});
       llvm::DenseSet<const CFGBlock *> Seen;
       for (const CFGBlock *Succ : B->succs())
-        for (const CFGBlock *X : region(Succ, Join))
-          if (Seen.insert(X).second)
-            Next[X].push_back({B, Why});
+        for (const CFGBlock *X : region(Succ, Join)) {
+          if (!Seen.insert(X).second)
+            continue;
+          Next[X].push_back({B, Why});
+          // A loop that B's ranks can leave while the others go on (B is
+          // in the loop, and its region comes back to the loop's test):
+          // the loop runs a rank-dependent number of times, though its
+          // own test is the same on every rank still in it.
+          if (X != B && isLoopTest(X) && !Uniformity->branchDivergence(X) &&
+              !LoopExits.count(X) && reaches(X, B, joinOf(X))) {
+            const Expr *Cond = RankUniformity::branchCondition(B);
+            const Origin *Left = Ctx.origin(
+                X, B, Cond ? Cond->getBeginLoc() : SourceLocation(), [&] {
+                  return "the other ranks go on in the loop while ranks "
+                         "where '" +
+                         Ctx.text(Cond) + "' leave it here";
+                }, Why, /*FromControl=*/true);
+            LoopExits[X] = Left;
+            Divergent.push_back({X, Left});
+          }
+        }
     }
-    if (Next == Control)
+    if (Next == Control && NextJoins == Joins)
       break;
     Control = std::move(Next);
+    Joins = std::move(NextJoins);
   }
+}
+
+bool FunctionAnalysis::isLoopTest(const CFGBlock *B) {
+  return B->succ_size() >= 2 &&
+         isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(
+             B->getTerminatorStmt());
+}
+
+bool FunctionAnalysis::reaches(const CFGBlock *From, const CFGBlock *To,
+                               const CFGBlock *Stop) const {
+  std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Work;
+  for (const CFGBlock *Succ : From->succs())
+    if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Work.push_back(Succ);
+    }
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    ++Steps;
+    if (B == To)
+      return true;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Work.push_back(Succ);
+      }
+  }
+  return false;
+}
+
+const Origin *FunctionAnalysis::branchWhy(const CFGBlock *B) const {
+  if (const Origin *Why = Uniformity->branchDivergence(B))
+    return Why;
+  return LoopExits.lookup(B);
 }
 
 /// The communicator a C API collective runs on: its MPI_Comm or ncclComm_t
@@ -657,11 +720,13 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   std::vector<const CFGBlock *> Branches;
   for (const auto &Entry : Uniformity->divergentBranches())
     Branches.push_back(Entry.first);
+  for (const auto &Entry : LoopExits)
+    Branches.push_back(Entry.first);
   // Branches whose rank dependence comes by data flow go before those that
   // are rank-dependent only because an earlier branch made them so.
   llvm::sort(Branches, [&](const CFGBlock *A, const CFGBlock *B) {
-    bool ControlA = Uniformity->branchDivergence(A)->FromControl;
-    bool ControlB = Uniformity->branchDivergence(B)->FromControl;
+    bool ControlA = branchWhy(A)->FromControl;
+    bool ControlB = branchWhy(B)->FromControl;
     if (ControlA != ControlB)
       return !ControlA;
     return Order[A->getBlockID()] > Order[B->getBlockID()];
@@ -765,7 +830,7 @@ void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {
     F.OverRange = true;
   }
   F.ConditionText = Ctx.text(F.Condition);
-  F.Why = Uniformity->branchDivergence(B);
+  F.Why = branchWhy(B);
 }
 
 bool FunctionAnalysis::reportDifference(

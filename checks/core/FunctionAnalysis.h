@@ -158,6 +158,18 @@ private:
   std::unique_ptr<RankUniformity> Uniformity;
   /// Blocks under rank-dependent branches (from phase 1).
   ControlDivergence Control;
+  /// Loop tests that are the same on every rank still in the loop, of loops
+  /// that a rank-dependent branch inside lets some ranks leave early, with
+  /// that explanation (temporal divergence).
+  llvm::DenseMap<const clang::CFGBlock *, const Origin *> LoopExits;
+  /// Why the branch that ends \p B is rank-dependent: its condition, or
+  /// ranks leaving its loop early; null if neither.
+  const Origin *branchWhy(const clang::CFGBlock *B) const;
+  static bool isLoopTest(const clang::CFGBlock *B);
+  /// True if \p To is reachable from \p From's successors without passing
+  /// \p Stop.
+  bool reaches(const clang::CFGBlock *From, const clang::CFGBlock *To,
+               const clang::CFGBlock *Stop) const;
   /// Statement to block, built on the first query.
   std::unique_ptr<clang::ParentMap> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> StmtBlocks;

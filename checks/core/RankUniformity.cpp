@@ -9,6 +9,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <fmt/format.h>
 
@@ -577,13 +578,10 @@ class Transfer {
 public:
   Transfer(AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
            const llvm::SmallVector<ControllingBranch, 2> *Controls,
-           const ControlDivergence &AllControls,
-           const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks,
            const llvm::DenseMap<const ValueDecl *,
                                 llvm::SmallVector<const ValueDecl *, 2>>
                &Aliases)
-      : Ctx(Ctx), FD(FD), State(State), Controls(Controls),
-        AllControls(AllControls), DeclBlocks(DeclBlocks), Aliases(Aliases),
+      : Ctx(Ctx), FD(FD), State(State), Controls(Controls), Aliases(Aliases),
         Eval(Ctx, State) {}
 
   void element(const CFGElement &Elem);
@@ -595,46 +593,25 @@ private:
   void passArguments(const CallExpr *Call);
   void exportArguments(const CallExpr *Call, const FunctionDecl *Callee);
 
-  /// Why a value assigned to \p Target here differs between ranks because
-  /// of the branches that control this block: it does if one of them is a
-  /// branch the declaration of \p Target is outside of (a variable declared
-  /// inside the branch's region does not outlive it).
-  const Origin *controlOrigin(const ValueDecl *Target) const;
-
   AnalysisContext &Ctx;
   const FunctionDecl *FD;
   DivergenceState &State;
+  /// The rank-dependent branches whose region this block is in.
   const llvm::SmallVector<ControllingBranch, 2> *Controls;
-  const ControlDivergence &AllControls;
-  const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks;
   const llvm::DenseMap<const ValueDecl *,
                        llvm::SmallVector<const ValueDecl *, 2>> &Aliases;
-  bool InDeclaration = false;
   Evaluator Eval;
 };
-
-const Origin *Transfer::controlOrigin(const ValueDecl *Target) const {
-  if (!Controls || InDeclaration)
-    return nullptr;
-  const llvm::SmallVector<ControllingBranch, 2> *DeclControls = nullptr;
-  if (const auto *VD = dyn_cast<VarDecl>(Target)) {
-    auto It = DeclBlocks.find(VD);
-    if (It != DeclBlocks.end()) {
-      auto C = AllControls.find(It->second);
-      if (C != AllControls.end())
-        DeclControls = &C->second;
-    }
-  }
-  for (const ControllingBranch &Branch : *Controls)
-    if (!DeclControls || !llvm::is_contained(*DeclControls, Branch))
-      return Branch.Why;
-  return nullptr;
-}
 
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                       const Stmt *Anchor, const Origin *O) {
   if (!Target)
     return;
+  // Written after a collective made it the same everywhere: no longer
+  // known to be synchronised (see the joins in RankUniformity::run).
+  auto Old = State.find(Target);
+  if (Old != State.end() && Old->second == Synced)
+    Old->second = nullptr;
   const Origin *Why = nullptr;
   if (O) {
     // "'rank' is set from 'pg->getRank()' here"; when the source itself is
@@ -668,12 +645,6 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                      },
                      Cause, false,
                      O->ExactRank && Value && isPlainValue(Value));
-  } else if (const Origin *Control = controlOrigin(Target)) {
-    Why = Ctx.origin(Anchor, Target, Anchor->getBeginLoc(), [&] {
-      return fmt::format("'{}' is assigned under a rank-dependent condition "
-                         "here",
-                         declName(Target));
-    }, Control, /*FromControl=*/true);
   }
   if (Why) {
     State[Target] = Why;
@@ -815,7 +786,7 @@ void Transfer::call(const CallExpr *Call) {
           if (!Target)
             break;
           // Inserted on every rank alike, the value leaves the size uniform.
-          bool SizeUniform = !controlOrigin(Target) && !State.lookup(Target);
+          bool SizeUniform = !State.lookup(Target);
           assign(Target, false, Arg, Call, O);
           if (SizeUniform)
             if (const Origin *Now = State.lookup(Target))
@@ -859,11 +830,7 @@ void Transfer::element(const CFGElement &Elem) {
         continue;
       const Expr *Init = VD->getInit();
       const Origin *O = Init ? Eval.eval(Init) : nullptr;
-      // A declaration in a rank-dependent region is not "assigned
-      // differently on two sides": it only exists on one of them.
-      InDeclaration = true;
       assign(VD, true, Init, DS, O);
-      InDeclaration = false;
     }
     return;
   }
@@ -881,14 +848,14 @@ void Transfer::element(const CFGElement &Elem) {
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp() && Controls) {
-      bool Exact;
-      const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact);
-      // `--pending` keeps pending's own explanation if it has one.
-      const Origin *Own = Target ? Eval.declDivergence(Target) : nullptr;
-      if (!Own || Own->FromControl)
-        assign(Target, false, nullptr, UO, nullptr);
-    }
+    // `++i` keeps i's divergence; it only ends a synchronised state.
+    bool Exact;
+    if (UO->isIncrementDecrementOp())
+      if (const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact)) {
+        auto It = State.find(Target);
+        if (It != State.end() && It->second == Synced)
+          It->second = nullptr;
+      }
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -1000,9 +967,112 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
     collectAliases(Container, Child);
 }
 
-uint64_t RankUniformity::run(const ControlDivergence &Control) {
+/// The variable or field that \p S, one element of a block, writes: an
+/// assignment, `++`/`--`, a container update, a communicator split.
+static const ValueDecl *assignedBy(const Stmt *S, AnalysisContext &Ctx) {
+  bool Exact;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->isAssignmentOp() ? targetDecl(BO->getLHS(), Exact) : nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    return UO->isIncrementDecrementOp() ? targetDecl(UO->getSubExpr(), Exact)
+                                        : nullptr;
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    OverloadedOperatorKind K = OCE->getOperator();
+    if ((OCE->isAssignmentOp() || K == OO_PlusPlus || K == OO_MinusMinus) &&
+        OCE->getNumArgs() > 0)
+      return targetDecl(OCE->getArg(0), Exact);
+    return nullptr;
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call || Ctx.Catalogue.classify(Call))
+    return nullptr;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (MD && !MD->isConst() && isContainerUpdate(MD))
+      return targetDecl(MCE->getImplicitObjectArgument(), Exact);
+    return nullptr;
+  }
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (Callee->getDeclName().isIdentifier() &&
+        (Callee->getName() == "MPI_Comm_split" ||
+         Callee->getName() == "ncclCommSplit") &&
+        Call->getNumArgs() > 3)
+      return targetDecl(Call->getArg(3), Exact);
+  return nullptr;
+}
+
+void RankUniformity::collectAssigned(const ControlDivergence &Control) {
+  Assigned.clear();
+  // The region of each branch, in reverse post-order.
+  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> Regions;
+  for (const CFGBlock *B : RPO) {
+    auto It = Control.find(B);
+    if (It != Control.end())
+      for (const ControllingBranch &Branch : It->second)
+        Regions[Branch.Branch].push_back(B);
+  }
+  for (auto &[Branch, Blocks] : Regions) {
+    auto InRegion = [&, Branch = Branch](const CFGBlock *X) {
+      auto It = Control.find(X);
+      return It != Control.end() &&
+             llvm::any_of(It->second, [&](const ControllingBranch &C) {
+               return C.Branch == Branch;
+             });
+    };
+    llvm::DenseSet<const ValueDecl *> Seen;
+    std::vector<Assignment> &List = Assigned[Branch];
+    for (const CFGBlock *X : Blocks)
+      for (const CFGElement &Elem : *X) {
+        auto S = Elem.getAs<CFGStmt>();
+        const ValueDecl *Target = S ? assignedBy(S->getStmt(), Ctx) : nullptr;
+        if (!Target || !Seen.insert(Target).second)
+          continue;
+        // A variable declared inside the region only exists on one side.
+        if (const auto *VD = dyn_cast<VarDecl>(Target)) {
+          auto Decl = DeclBlocks.find(VD);
+          if (Decl != DeclBlocks.end() && InRegion(Decl->second))
+            continue;
+        }
+        List.push_back({Target, S->getStmt()});
+      }
+  }
+}
+
+void RankUniformity::applyJoins(
+    DivergenceState &State,
+    llvm::ArrayRef<ControllingBranch> Branches) const {
+  Evaluator Eval(Ctx, State);
+  for (const ControllingBranch &Branch : Branches) {
+    auto It = Assigned.find(Branch.Branch);
+    if (It == Assigned.end())
+      continue;
+    for (const Assignment &A : It->second) {
+      // Synchronised on every way into the join after its last assignment
+      // (both sides broadcast it): the same on every rank.
+      auto Now = State.find(A.Target);
+      if (Now != State.end() && Now->second == Synced)
+        continue;
+      if (Eval.declDivergence(A.Target))
+        continue;
+      const Origin *Why = Ctx.origin(Branch.Branch, A.Target,
+                                     A.Anchor->getBeginLoc(), [&] {
+        return fmt::format("'{}' is assigned under a rank-dependent "
+                           "condition here",
+                           declName(A.Target));
+      }, Branch.Why, /*FromControl=*/true);
+      State[A.Target] = Why;
+      const auto *VD = dyn_cast<VarDecl>(A.Target);
+      if (!VD || !VD->hasLocalStorage())
+        Ctx.Facts.addDecl(A.Target, Why);
+    }
+  }
+}
+
+uint64_t RankUniformity::run(const ControlDivergence &Control,
+                             const JoinPoints &Joins) {
   constexpr unsigned MaxPasses = 24;
   uint64_t Transfers = 0;
+  collectAssigned(Control);
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
@@ -1019,9 +1089,12 @@ uint64_t RankUniformity::run(const ControlDivergence &Control) {
         First = false;
       }
       auto Controlled = Control.find(B);
+      auto Joined = Joins.find(B);
+      if (Joined != Joins.end())
+        applyJoins(State, Joined->second);
       Transfer T(Ctx, FD, State,
                  Controlled == Control.end() ? nullptr : &Controlled->second,
-                 Control, DeclBlocks, Aliases);
+                 Aliases);
       for (const CFGElement &Elem : *B)
         T.element(Elem);
       unsigned Id = B->getBlockID();

@@ -50,15 +50,24 @@ using ControlDivergence =
     llvm::DenseMap<const clang::CFGBlock *,
                    llvm::SmallVector<ControllingBranch, 2>>;
 
+/// For each join (the immediate post-dominator of a rank-dependent branch),
+/// the branches whose sides meet there.
+using JoinPoints =
+    llvm::DenseMap<const clang::CFGBlock *,
+                   llvm::SmallVector<ControllingBranch, 1>>;
+
 class RankUniformity {
 public:
   RankUniformity(const clang::FunctionDecl *FD, clang::CFG &Cfg,
                  AnalysisContext &Ctx);
 
   /// Runs the data flow to a fixed point. Blocks in \p Control are under a
-  /// rank-dependent branch: what they assign is divergent after the join.
+  /// rank-dependent branch: what they assign is divergent from the branch's
+  /// join on (\p Joins), unless a collective made it the same on every rank
+  /// on every way into the join. Inside the region the ranks present all
+  /// took the same side, so the values there keep their own divergence.
   /// Returns the number of block transfers it took.
-  uint64_t run(const ControlDivergence &Control);
+  uint64_t run(const ControlDivergence &Control, const JoinPoints &Joins);
 
   /// Why the branch that ends \p B depends on the rank, or null.
   const Origin *branchDivergence(const clang::CFGBlock *B) const {
@@ -81,6 +90,18 @@ public:
 
 private:
   void collectAliases(const clang::VarDecl *Container, const clang::Stmt *S);
+  /// What the blocks under each rank-dependent branch assign, with the first
+  /// statement that does, leaving out variables declared there (they do not
+  /// outlive the branch).
+  void collectAssigned(const ControlDivergence &Control);
+
+  struct Assignment {
+    const clang::ValueDecl *Target;
+    const clang::Stmt *Anchor;
+  };
+  /// At a join: what the regions of \p Branches assigned is divergent.
+  void applyJoins(DivergenceState &State,
+                  llvm::ArrayRef<ControllingBranch> Branches) const;
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
@@ -95,6 +116,8 @@ private:
   /// The block that declares each local variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
   llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
+  /// Per rank-dependent branch, what its region assigns.
+  llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };
 
 } // namespace ddp
