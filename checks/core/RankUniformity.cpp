@@ -108,6 +108,24 @@ bool isConversion(const FunctionDecl *FD) {
   return llvm::is_contained(Names, FD->getName());
 }
 
+/// Calls that allocate memory: their result is a new address, not a value
+/// computed from their arguments (a rank-dependent size does not make the
+/// pointer rank-dependent). realloc keeps what the old block held.
+bool isAllocation(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier() ||
+      !FD->getReturnType()->isPointerType())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name == "malloc" || Name == "calloc" || Name == "aligned_alloc" ||
+         Name == "valloc" || Name == "memalign" || Name == "pvalloc";
+}
+
+bool isRealloc(const FunctionDecl *FD) {
+  return FD && FD->getDeclName().isIdentifier() &&
+         (FD->getName() == "realloc" || FD->getName() == "reallocf") &&
+         FD->getReturnType()->isPointerType();
+}
+
 bool isGetenv(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier())
     return false;
@@ -366,6 +384,11 @@ const Origin *Evaluator::call(const CallExpr *Call) {
     if (Entry->Role != CallRole::RankSource)
       return nullptr;
   }
+  // A new block of memory: its address does not depend on its size.
+  if (isAllocation(FD))
+    return nullptr;
+  if (isRealloc(FD))
+    return Call->getNumArgs() > 0 ? eval(Call->getArg(0)) : nullptr;
   if (FD) {
     if (const Origin *Returned = Ctx.Facts.returns(FD->getCanonicalDecl()))
       return Returned; // "'f' returns a rank-dependent value here"
@@ -497,6 +520,10 @@ const Origin *Evaluator::eval(const Expr *E) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return call(Call);
+  // `new double[n]` is a new block, whatever n is; what it is built from
+  // decides what it holds.
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return New->getInitializer() ? eval(New->getInitializer()) : nullptr;
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     // Objects whose value is the same on every rank however they are built.
     const CatalogueEntry *Entry =
