@@ -150,7 +150,7 @@ const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
 
 const Origin *FunctionAnalysis::divergenceOf(const Expr *E) {
   const CFGBlock *B = blockOf(E);
-  return B ? Uniformity->divergenceAt(B, E) : nullptr;
+  return B ? Ctx.resolve(Uniformity->divergenceAt(B, E)) : nullptr;
 }
 
 const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
@@ -158,9 +158,12 @@ const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
   if (!B)
     return nullptr;
   auto It = Control.find(B);
-  if (It == Control.end() || It->second.empty())
+  if (It == Control.end())
     return nullptr;
-  return It->second.front().Why;
+  for (const ControllingBranch &Branch : It->second)
+    if (const Origin *Why = Ctx.resolve(Branch.Why))
+      return Why;
+  return nullptr;
 }
 
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
@@ -210,9 +213,9 @@ void FunctionAnalysis::computeUniformity() {
       return;
     ControlDivergence Next;
     JoinPoints NextJoins;
-    std::vector<std::pair<const CFGBlock *, const Origin *>> Divergent;
+    std::vector<std::pair<const CFGBlock *, Dep>> Divergent;
     for (const CFGBlock *B : Uniformity->order())
-      if (const Origin *Why = Uniformity->branchDivergence(B))
+      if (Dep Why = Uniformity->branchDivergence(B); Why.any())
         Divergent.push_back({B, Why});
     LoopExits.clear();
     for (size_t I = 0; I < Divergent.size(); ++I) {
@@ -232,17 +235,22 @@ void FunctionAnalysis::computeUniformity() {
           // in the loop, and its region comes back to the loop's test):
           // the loop runs a rank-dependent number of times, though its
           // own test is the same on every rank still in it.
-          if (X != B && isLoopTest(X) && !Uniformity->branchDivergence(X) &&
+          if (X != B && isLoopTest(X) &&
+              !Uniformity->branchDivergence(X).divergent() &&
               !LoopExits.count(X) && reaches(X, B, joinOf(X))) {
             const Expr *Cond = RankUniformity::branchCondition(B);
             const Origin *Left = Ctx.origin(
-                X, B, Cond ? Cond->getBeginLoc() : SourceLocation(), [&] {
+                X, B, Cond ? Cond->getBeginLoc() : SourceLocation(),
+                [&] {
                   return "the other ranks go on in the loop while ranks "
                          "where '" +
                          Ctx.text(Cond) + "' leave it here";
-                }, Why, /*FromControl=*/true);
-            LoopExits[X] = Left;
-            Divergent.push_back({X, Left});
+                },
+                Why.Why, /*FromControl=*/true);
+            Dep LeftDep = Why.divergent() ? Dep(Left)
+                                          : Dep(Left, Why.Params, Why.EnvKeys);
+            LoopExits[X] = LeftDep;
+            Divergent.push_back({X, LeftDep});
           }
         }
     }
@@ -251,6 +259,30 @@ void FunctionAnalysis::computeUniformity() {
     Control = std::move(Next);
     Joins = std::move(NextJoins);
   }
+  // What the function returns and writes, for its callers.
+  Ctx.Facts.mergeSummary(FD, Uniformity->summary());
+}
+
+std::vector<const FunctionDecl *> FunctionAnalysis::callees() const {
+  std::vector<const FunctionDecl *> Result;
+  if (!Cfg)
+    return Result;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  for (const CFGBlock *B : *Cfg)
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        Callee = Call->getDirectCallee();
+      else if (const auto *C = dyn_cast<CXXConstructExpr>(S->getStmt()))
+        Callee = C->getConstructor();
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      if (Def && Def != FD && Ctx.isAnalysable(Def) && Seen.insert(Def).second)
+        Result.push_back(Def);
+    }
+  return Result;
 }
 
 bool FunctionAnalysis::isLoopTest(const CFGBlock *B) {
@@ -283,10 +315,8 @@ bool FunctionAnalysis::reaches(const CFGBlock *From, const CFGBlock *To,
   return false;
 }
 
-const Origin *FunctionAnalysis::branchWhy(const CFGBlock *B) const {
-  if (const Origin *Why = Uniformity->branchDivergence(B))
-    return Why;
-  return LoopExits.lookup(B);
+Dep FunctionAnalysis::branchWhy(const CFGBlock *B) const {
+  return join(Uniformity->branchDivergence(B), LoopExits.lookup(B));
 }
 
 /// The communicator a C API collective runs on: its MPI_Comm or ncclComm_t
@@ -366,7 +396,7 @@ void FunctionAnalysis::computeSites() {
         // (a sub-communicator chosen by colour) is called by exactly its
         // members: which ranks those are is beyond this analysis.
         if (const Expr *Comm = communicatorOf(Call))
-          if (Uniformity->divergenceAt(B, Comm))
+          if (Ctx.resolve(Uniformity->divergenceAt(B, Comm)))
             continue;
         // A pattern such as "util::Comm::*" names many calls: show each by
         // its own name.
@@ -717,16 +747,26 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     Reported[F.IsBarrier][F.Site] = true;
   // Inner branches first, so that a collective is blamed on the innermost
   // rank-dependent condition that decides it.
+  // A branch on the function's inputs counts when some call passes a
+  // rank-dependent one.
   std::vector<const CFGBlock *> Branches;
+  Resolved.clear();
+  auto Count = [&](const CFGBlock *B, const Dep &Why) {
+    if (const Origin *O = Ctx.resolve(Why)) {
+      Branches.push_back(B);
+      Resolved[B] = O;
+    }
+  };
   for (const auto &Entry : Uniformity->divergentBranches())
-    Branches.push_back(Entry.first);
+    Count(Entry.first, branchWhy(Entry.first));
   for (const auto &Entry : LoopExits)
-    Branches.push_back(Entry.first);
+    if (!Uniformity->branchDivergence(Entry.first).any())
+      Count(Entry.first, Entry.second);
   // Branches whose rank dependence comes by data flow go before those that
   // are rank-dependent only because an earlier branch made them so.
   llvm::sort(Branches, [&](const CFGBlock *A, const CFGBlock *B) {
-    bool ControlA = branchWhy(A)->FromControl;
-    bool ControlB = branchWhy(B)->FromControl;
+    bool ControlA = Resolved.lookup(A)->FromControl;
+    bool ControlB = Resolved.lookup(B)->FromControl;
     if (ControlA != ControlB)
       return !ControlA;
     return Order[A->getBlockID()] > Order[B->getBlockID()];
@@ -830,7 +870,7 @@ void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {
     F.OverRange = true;
   }
   F.ConditionText = Ctx.text(F.Condition);
-  F.Why = branchWhy(B);
+  F.Why = Resolved.lookup(B);
 }
 
 bool FunctionAnalysis::reportDifference(

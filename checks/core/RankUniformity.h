@@ -14,7 +14,9 @@
 #define DDP_CORE_RANKUNIFORMITY_H
 
 #include "core/AnalysisContext.h"
+#include "core/Dependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <vector>
 
@@ -31,15 +33,16 @@ class Stmt;
 namespace ddp {
 
 /// Rank dependence of the variables at one program point. A declaration
-/// mapped to null is known to be uniform there; one that is absent falls back
-/// to what the translation unit knows of it.
-using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, const Origin *>;
+/// mapped to an empty Dep is known to be uniform there; one that is absent
+/// falls back to what the translation unit knows of it (and a parameter to
+/// its placeholder).
+using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, Dep>;
 
-/// A rank-dependent branch that controls a block: the block is in the region
-/// between the branch and its join.
+/// A rank-dependent (or conditionally rank-dependent) branch that controls a
+/// block: the block is in the region between the branch and its join.
 struct ControllingBranch {
   const clang::CFGBlock *Branch;
-  const Origin *Why;
+  Dep Why;
   bool operator==(const ControllingBranch &O) const {
     return Branch == O.Branch && Why == O.Why;
   }
@@ -69,18 +72,39 @@ public:
   /// Returns the number of block transfers it took.
   uint64_t run(const ControlDivergence &Control, const JoinPoints &Joins);
 
-  /// Why the branch that ends \p B depends on the rank, or null.
-  const Origin *branchDivergence(const clang::CFGBlock *B) const {
+  /// How the branch that ends \p B depends on the rank (empty if not).
+  Dep branchDivergence(const clang::CFGBlock *B) const {
     return Branches.lookup(B);
   }
-  const llvm::DenseMap<const clang::CFGBlock *, const Origin *> &
+  /// The branches that depend on the rank, or on the function's inputs.
+  const llvm::DenseMap<const clang::CFGBlock *, Dep> &
   divergentBranches() const {
     return Branches;
   }
 
-  /// Why \p E, evaluated at the end of \p B, depends on the rank, or null.
-  const Origin *divergenceAt(const clang::CFGBlock *B,
-                             const clang::Expr *E) const;
+  /// How \p E, evaluated at the end of \p B, depends on the rank.
+  Dep divergenceAt(const clang::CFGBlock *B, const clang::Expr *E) const;
+
+  /// After run(): how the function's result and what it writes through its
+  /// parameters depend on its inputs.
+  const DepSummary &summary() const { return Summary; }
+  /// After run(): the calls of functions with bodies, with the dependence
+  /// of each argument.
+  const llvm::MapVector<const clang::Expr *, CallRecord> &calls() const {
+    return Calls;
+  }
+  /// After run(): fields, globals and captured variables written with
+  /// values that depend on the inputs.
+  const llvm::MapVector<const clang::ValueDecl *, Dep> &escapes() const {
+    return Escapes;
+  }
+
+  /// What the transfer functions record while they run.
+  struct Recording {
+    Dep Return;
+    llvm::MapVector<const clang::Expr *, CallRecord> *Calls;
+    llvm::MapVector<const clang::ValueDecl *, Dep> *Escapes;
+  };
 
   /// The expression the branch that ends \p B tests, or null.
   static const clang::Expr *branchCondition(const clang::CFGBlock *B);
@@ -101,10 +125,11 @@ private:
   };
   /// At a join: what the regions of \p Branches assigned is divergent.
   void applyJoins(DivergenceState &State,
-                  llvm::ArrayRef<ControllingBranch> Branches) const;
+                  llvm::ArrayRef<ControllingBranch> Branches);
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
+  unsigned ExitId = 0;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
@@ -115,7 +140,14 @@ private:
       Aliases;
   /// The block that declares each local variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
-  llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
+  llvm::DenseMap<const clang::CFGBlock *, Dep> Branches;
+  DepSummary Summary;
+  llvm::MapVector<const clang::Expr *, CallRecord> Calls;
+  llvm::MapVector<const clang::ValueDecl *, Dep> Escapes;
+  std::vector<Escape> JoinEscapes;
+  /// What each declaration falls back to when a state does not hold it,
+  /// for this run.
+  mutable llvm::DenseMap<const clang::ValueDecl *, Dep> Fallbacks;
   /// Per rank-dependent branch, what its region assigns.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };
