@@ -10,15 +10,24 @@
 3. Linear time: functions of 40, 400 and 4000 sequential rank-dependent
    branches (mock headers), each with one unbalanced branch: analysis time
    per branch stays flat, and each gets exactly one finding.
+4. The shared preamble: the example programs (21 TUs, each including
+   <torch/torch.h> and the c10d Gloo headers through common/dist_setup.h),
+   one compile database run in examples/. Cold `ddp-lint --no-cache -jN`
+   (with the preamble), the same with --no-preamble, and the sum of `clang++
+   -fsyntax-only` over the TUs N at a time, in rotating order; per run the
+   ratios to the parse; median, min and max of wall time (target: at most
+   0.4 with the preamble) and of CPU time (user + system of the processes).
 
 usage: bench/driver_speed.py --ddp-lint build/llvm-22/bin/ddp-lint
            [--clang /usr/lib/llvm-22/bin/clang++] [--runs 3] [-j 2]
            [--program test/driver/Inputs/torch-trainer]
+           [--cases cold,cache,linear,preamble]
 """
 import argparse
 import concurrent.futures
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,6 +48,11 @@ def write_cdb(out_dir, src_dir, files, flags):
     with open(os.path.join(out_dir, "compile_commands.json"), "w") as out:
         json.dump(commands, out)
     return commands
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(cmd, ok=(0, 1), cwd=None):
@@ -70,7 +84,10 @@ def main():
     parser.add_argument("-j", type=int, default=os.cpu_count())
     parser.add_argument("--program", default=os.path.join(
         ROOT, "test", "driver", "Inputs", "torch-trainer"))
+    parser.add_argument("--cases", default="cold,cache,linear,preamble",
+                        help="which of cold, cache, linear, preamble to run")
     args = parser.parse_args()
+    cases = set(args.cases.split(","))
     lint = os.path.abspath(args.ddp_lint)
     program = os.path.abspath(args.program)
     files = sorted(f for f in os.listdir(program) if f.endswith(".cpp"))
@@ -82,7 +99,7 @@ def main():
 
         # 1. Cold runs against the parse.
         ratios = []
-        for run in range(args.runs):
+        for run in range(args.runs if "cold" in cases else 0):
             pair = {}
             order = ["base", "lint"] if run % 2 == 0 else ["lint", "base"]
             for which in order:
@@ -95,12 +112,13 @@ def main():
             print("  cold run %d: clang++ -fsyntax-only %.1f s, ddp-lint "
                   "%.1f s, ratio %.3f" % (run + 1, pair["base"], pair["lint"],
                                           ratios[-1]))
-        print("cold ratio ddp-lint / clang++ -fsyntax-only: median %.3f "
-              "(target <= 1.15)" % statistics.median(ratios))
+        if ratios:
+            print("cold ratio ddp-lint / clang++ -fsyntax-only: median %.3f "
+                  "(target <= 1.15)" % statistics.median(ratios))
 
         # 2. The cache.
         speedups = []
-        for run in range(args.runs):
+        for run in range(args.runs if "cache" in cases else 0):
             cache = os.path.join(work, "cache-%d" % run)
             first = timed([lint, "-p", work, "--cache-dir", cache,
                            "-j%d" % args.j])[0]
@@ -109,13 +127,14 @@ def main():
             speedups.append(first / second)
             print("  cache run %d: first %.2f s, second %.3f s, %.0fx" %
                   (run + 1, first, second, speedups[-1]))
-        print("cache speed-up, second run on an unchanged tree: median %.0fx "
-              "(target >= 10x)" % statistics.median(speedups))
+        if speedups:
+            print("cache speed-up, second run on an unchanged tree: median "
+                  "%.0fx (target >= 10x)" % statistics.median(speedups))
 
         # 3. Linear time in the number of branches.
         gen = os.path.join(ROOT, "test", "driver", "gen_branches.py")
         per_branch = []
-        for n in (40, 400, 4000):
+        for n in (40, 400, 4000) if "linear" in cases else ():
             src = os.path.join(work, "branches-%d" % n)
             os.makedirs(src)
             subprocess.run([sys.executable, gen,
@@ -135,8 +154,64 @@ def main():
                   "finding%s, %.3f ms per branch beyond the parse" %
                   (n, elapsed, base, findings, "" if findings == 1 else "s",
                    per_branch[-1]))
+
+        # 4. The shared preamble, on the examples.
+        if "preamble" in cases:
+            preamble_case(args, lint, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def spread(values):
+    return "median %.3f (min %.3f, max %.3f)" % (
+        statistics.median(values), min(values), max(values))
+
+
+def preamble_case(args, lint, work):
+    examples = os.path.join(ROOT, "examples")
+    files = sorted(os.path.relpath(os.path.join(d, f), examples)
+                   for d, _, names in os.walk(examples)
+                   for f in names if f.endswith(".cpp"))
+    db = os.path.join(work, "examples-db")
+    os.makedirs(db)
+    commands = write_cdb(db, examples, files, TORCH_FLAGS)
+    print("preamble: examples/ (%d TUs, one compile database), -j%d, %d runs"
+          % (len(files), args.j, args.runs))
+    runners = {
+        "parse": lambda: syntax_only(args.clang, commands, args.j),
+        "preamble": lambda: timed([lint, "-p", db, "--no-cache",
+                                   "-j%d" % args.j])[0],
+        "no-preamble": lambda: timed([lint, "-p", db, "--no-cache",
+                                      "--no-preamble", "-j%d" % args.j])[0],
+    }
+    order = ["parse", "preamble", "no-preamble"]
+    wall = {k: [] for k in order}
+    cpu = {k: [] for k in order}
+    for run in range(args.runs):
+        # Each command goes first, second and third in turn.
+        turn = order[run % 3:] + order[:run % 3]
+        for which in turn:
+            before = children_cpu()
+            wall[which].append(runners[which]())
+            cpu[which].append(children_cpu() - before)
+        print("  run %d (%s): parse %.1f s (cpu %.1f s), ddp-lint %.1f s "
+              "(cpu %.1f s, %.3fx), --no-preamble %.1f s (cpu %.1f s, "
+              "%.3fx)" % (run + 1, ", ".join(turn), wall["parse"][-1],
+                          cpu["parse"][-1], wall["preamble"][-1],
+                          cpu["preamble"][-1],
+                          wall["preamble"][-1] / wall["parse"][-1],
+                          wall["no-preamble"][-1], cpu["no-preamble"][-1],
+                          wall["no-preamble"][-1] / wall["parse"][-1]))
+    for name, times in (("wall", wall), ("cpu", cpu)):
+        print("%s: clang++ -fsyntax-only (sum over the TUs, -j%d) %s s" %
+              (name, args.j, spread(times["parse"])))
+        for which in ("preamble", "no-preamble"):
+            ratios = [a / b for a, b in zip(times[which], times["parse"])]
+            print("%s: ddp-lint%s %s s; ratio to the parse %s%s" % (
+                name, "" if which == "preamble" else " --no-preamble",
+                spread(times[which]), spread(ratios),
+                " (target <= 0.4)" if which == "preamble" and
+                name == "wall" else ""))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ namespace clang::tidy::ddp {
 
 /// Finds point-to-point exchanges in which every rank waits in a receive
 /// before it sends: `pg->recv(in, partner, tag)->wait(); pg->send(out,
-/// partner, tag)->wait();` run by both partners deadlocks.
+/// partner, tag)->wait();` run by both partners deadlocks, and so do the
+/// arms of `if (rank == 0) { recv from 1; send; } else if (rank == 1) {
+/// recv from 0; send; }`.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/p2p-deadlock.rst
@@ -23,7 +25,8 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  void report(const FunctionDecl *FD, ::ddp::AnalysisContext &Context);
+  void report(const FunctionDecl *FD, ::ddp::AnalysisContext &Context,
+              llvm::function_ref<bool(const Expr *)> IsRank);
   ::ddp::AnalysisOptions Analysis;
 };
 

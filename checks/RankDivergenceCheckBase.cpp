@@ -5,6 +5,7 @@
 #include "core/CollectiveCatalogue.h"
 #include "core/DataLoading.h"
 #include "core/TranslationUnitAnalysis.h"
+#include "core/UniformDecisions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
@@ -96,9 +97,7 @@ std::string RankDivergenceCheckBase::subject(const ::ddp::Finding &F) {
 
 void RankDivergenceCheckBase::report(const ::ddp::Finding &F,
                                      ASTContext &Context) {
-  SourceLocation Loc = F.Site->getExprLoc();
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(F.Site))
-    Loc = Member->getExprLoc();
+  SourceLocation Loc = ::ddp::calledNameLoc(F.Site);
   std::vector<FixItHint> Fixes = fixes(F, Context);
   {
     DiagnosticBuilder D = warn(F, Loc);
@@ -122,6 +121,16 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
     case Shape::Switch:
       return diag(Loc, "%0 is reached only by ranks that take this case of "
                        "the switch on '%1'");
+    case Shape::Handler:
+      if (F.SiteOnTrueSide)
+        return diag(Loc, "%0 in a 'catch' handler is reached only by ranks "
+                         "where '%1' throws");
+      return diag(Loc, "%0 is skipped by ranks where '%1' throws");
+    case Shape::UnevenList:
+      return diag(Loc, "%0 can get a different number of tensors on each "
+                       "rank: '%2' changes length under a condition that "
+                       "depends on %select{the rank|data local to each "
+                       "rank}3");
     case Shape::Branch:
       break;
     }
@@ -136,6 +145,8 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
     D << (F.EarlyExit.isValid() ? !F.SiteOnTrueSide : F.SiteOnTrueSide);
   if (F.Kind == Shape::Loop)
     D << F.OverRange << (F.Why && F.Why->LocalData);
+  if (F.Kind == Shape::UnevenList)
+    D << F.ListText << (F.Why && F.Why->LocalData);
   return D;
 }
 
@@ -157,7 +168,13 @@ void RankDivergenceCheckBase::noteWhy(const ::ddp::Origin *Why) {
 
 void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
   using Shape = ::ddp::Finding::Shape;
-  if (F.Condition)
+  if (F.Condition && F.Kind == Shape::Handler)
+    diag(F.Condition->getBeginLoc(),
+         "whether this call throws depends on %select{the rank|data local to "
+         "each rank}0",
+         DiagnosticIDs::Note)
+        << (F.Why && F.Why->LocalData);
+  else if (F.Condition)
     diag(F.Condition->getBeginLoc(),
          "%select{this condition|this loop condition|the length of this "
          "range}0 depends on %select{the rank|data local to each rank}1",
@@ -174,12 +191,42 @@ void RankDivergenceCheckBase::explain(const ::ddp::Finding &F) {
          DiagnosticIDs::Note)
         << F.ConditionText << !F.SiteOnTrueSide << F.EarlyExitKind << F.Op;
   if (F.OtherSite)
-    diag(F.OtherSite->getExprLoc(), "the other ranks call '%0' here instead",
-         DiagnosticIDs::Note)
+    diag(::ddp::calledNameLoc(F.OtherSite),
+         "the other ranks call '%0' here instead", DiagnosticIDs::Note)
         << F.OtherOp;
   for (const ::ddp::CallStep &Step : F.Chain)
     diag(Step.Loc, "'%0' calls '%1' here", DiagnosticIDs::Note)
         << Step.Caller << Step.Callee;
+  if (F.ByNameLoc.isValid())
+    diag(F.ByNameLoc, "%0", DiagnosticIDs::Note) << F.ByNameNote;
+  if (F.Kind == Shape::Handler)
+    diag(F.Site->getExprLoc(),
+         "catch the error where it happens, then agree on the outcome (an "
+         "allreduce of a failure flag) so that every rank takes the same "
+         "path",
+         DiagnosticIDs::Note);
+  if (F.ListChange) {
+    diag(F.ListChange->getBeginLoc(),
+         "'%0' changes length here only on ranks where '%1'",
+         DiagnosticIDs::Note)
+        << F.ListText << F.ListConditionText;
+    if (F.ListOfGradients)
+      diag(F.Site->getExprLoc(),
+           "a parameter that this rank's forward pass did not use has no "
+           "gradient: give every parameter one on every rank (zeros where "
+           "it is undefined), as DistributedDataParallel does with "
+           "find_unused_parameters, so that every rank passes the same list",
+           DiagnosticIDs::Note);
+    else
+      diag(F.Site->getExprLoc(),
+           "fill '%0' the same way on every rank, or agree on its length "
+           "(an allreduce of it) before the collective",
+           DiagnosticIDs::Note)
+          << F.ListText;
+  }
+  if (F.Uniform)
+    diag(F.Uniform->getBeginLoc(), "%0", DiagnosticIDs::Note)
+        << ::ddp::explainOutcome(F.UniformText, F.UniformValue);
 }
 
 } // namespace clang::tidy::ddp

@@ -1,6 +1,7 @@
 //===--- RankGatedBarrierCheck.cpp - ddp-rank-gated-barrier ---------------===//
 
 #include "RankGatedBarrierCheck.h"
+#include "core/UnresolvedCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
@@ -170,12 +171,12 @@ RankGatedBarrierCheck::fixes(const ::ddp::Finding &F, ASTContext &Context) {
 void RankGatedBarrierCheck::advise(const ::ddp::Finding &F, bool Fixed,
                                    ASTContext &Context) {
   if (Fixed)
-    diag(F.Site->getExprLoc(),
+    diag(::ddp::calledNameLoc(F.Site),
          "every rank must call '%0'; move it after the 'if'",
          DiagnosticIDs::Note)
         << F.Op;
   else
-    diag(F.Site->getExprLoc(),
+    diag(::ddp::calledNameLoc(F.Site),
          "every rank must call '%0'; call it where all ranks pass",
          DiagnosticIDs::Note)
         << F.Op;

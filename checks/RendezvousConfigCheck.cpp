@@ -2,6 +2,7 @@
 
 #include "RendezvousConfigCheck.h"
 #include "AnalysisOptionsIO.h"
+#include "core/BrokenCode.h"
 #include "core/OptionList.h"
 #include "core/ProcessGroupSetup.h"
 #include "core/TranslationUnitAnalysis.h"
@@ -16,7 +17,8 @@ using ::ddp::SetupCall;
 
 namespace clang::tidy::ddp {
 
-/// What torchrun (and torch.distributed.launch), mpirun and srun set.
+/// What torchrun (and torch.distributed.launch), mpirun (Open MPI, MPICH's
+/// Hydra, MVAPICH2), srun and Flux set.
 static constexpr const char *LauncherEnvVars =
     "RANK;LOCAL_RANK;GROUP_RANK;ROLE_RANK;NODE_RANK;WORLD_SIZE;"
     "LOCAL_WORLD_SIZE;GROUP_WORLD_SIZE;ROLE_WORLD_SIZE;MASTER_ADDR;"
@@ -25,8 +27,11 @@ static constexpr const char *LauncherEnvVars =
     "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_SIZE;OMPI_COMM_WORLD_LOCAL_RANK;"
     "OMPI_COMM_WORLD_LOCAL_SIZE;OMPI_COMM_WORLD_NODE_RANK;PMI_RANK;PMI_SIZE;"
     "PMIX_RANK;PMI_LOCAL_RANK;MV2_COMM_WORLD_RANK;MV2_COMM_WORLD_SIZE;"
+    "MV2_COMM_WORLD_LOCAL_RANK;MV2_COMM_WORLD_LOCAL_SIZE;"
     "SLURM_PROCID;SLURM_NTASKS;SLURM_LOCALID;SLURM_NODEID;SLURM_NNODES;"
-    "SLURM_NPROCS;SLURM_NTASKS_PER_NODE";
+    "SLURM_NPROCS;SLURM_NTASKS_PER_NODE;"
+    "FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID;FLUX_JOB_SIZE;FLUX_JOB_NNODES;"
+    "FLUX_JOB_ID";
 
 RendezvousConfigCheck::RendezvousConfigCheck(StringRef Name,
                                              ClangTidyContext *Context)
@@ -72,9 +77,8 @@ std::string sourceOf(const Expr *E, ASTContext &AST, unsigned Depth = 0) {
   E = stripped(E);
   if (!E || Depth > 4)
     return "";
-  Expr::EvalResult Value;
-  if (E->EvaluateAsInt(Value, AST))
-    return "lit:" + std::to_string(Value.Val.getInt().getSExtValue());
+  if (std::optional<llvm::APSInt> Value = ::ddp::evaluateInt(E, AST))
+    return "lit:" + std::to_string(Value->getSExtValue());
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
       if (Var->hasLocalStorage() && Var->getInit() &&
@@ -134,9 +138,9 @@ bool oneRankTest(const Expr *E, ::ddp::TranslationUnitAnalysis &TU,
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() != BO_EQ)
       return false;
-    if (BO->getRHS()->isIntegerConstantExpr(AST))
+    if (::ddp::isIntegerConstant(BO->getRHS(), AST))
       return Exact(BO->getLHS());
-    if (BO->getLHS()->isIntegerConstantExpr(AST))
+    if (::ddp::isIntegerConstant(BO->getLHS(), AST))
       return Exact(BO->getRHS());
     return false;
   }
@@ -196,7 +200,9 @@ void RendezvousConfigCheck::checkServers(
     const ::ddp::Origin *Gated = TU.controllingBranch(C.Function, C.Site);
     bool Constant = false, Value = false;
     if (IsServer) {
-      Constant = IsServer->EvaluateAsBooleanCondition(Value, AST);
+      std::optional<bool> Known = ::ddp::evaluateCondition(IsServer, AST);
+      Constant = Known.has_value();
+      Value = Known.value_or(false);
     } else {
       Constant = true; // Defaults to false.
     }
@@ -226,7 +232,7 @@ void RendezvousConfigCheck::checkServers(
     // ranks). `rank == 0` on a rank known only by its name is trusted.
     const auto *BO = dyn_cast<BinaryOperator>(stripped(IsServer));
     auto ClassOfRanks = [&](const BinaryOperator *Cmp) {
-      const Expr *Side = Cmp->getRHS()->isIntegerConstantExpr(AST)
+      const Expr *Side = ::ddp::isIntegerConstant(Cmp->getRHS(), AST)
                              ? Cmp->getLHS()
                              : Cmp->getRHS();
       const auto *Arith = dyn_cast<BinaryOperator>(stripped(Side));
@@ -346,7 +352,7 @@ void RendezvousConfigCheck::checkCreations(
   for (const ::ddp::Finding &F : TU.findings()) {
     if (!::ddp::createsCommunicator(F.Op))
       continue;
-    SourceLocation Loc = F.Site->getExprLoc();
+    SourceLocation Loc = ::ddp::calledNameLoc(F.Site);
     if (F.Via.empty())
       diag(Loc, "only ranks where '%0'%select{ is false|}1 create the "
                 "communicator with '%2': creating one is a collective that "

@@ -65,8 +65,9 @@ install(FILES ${DDP_CHECK_PAGES}
 
 # The CMake package: imported targets DdpLint::ddp-clang-tidy,
 # DdpLint::ddp-lint, DdpLint::DdpLintPlugin (and DdpLint::ddp-clangd), the
-# variables DdpLint_PLUGIN, DdpLint_CLANG_TIDY, ..., and the helper
-# ddp_lint_enable_clang_tidy().
+# variables DdpLint_PLUGIN, DdpLint_CLANG_TIDY, ..., and the helpers
+# ddp_lint_enable_clang_tidy() and ddp_lint_add_analysis() (whose link step
+# is DdpLintLink.cmake).
 install(EXPORT DdpLintTargets
   NAMESPACE DdpLint::
   DESTINATION "${DDP_INSTALL_CMAKEDIR}" COMPONENT ddp-lint)
@@ -85,4 +86,5 @@ write_basic_package_version_file(
 install(FILES
   "${PROJECT_BINARY_DIR}/cmake/DdpLintConfig.cmake"
   "${PROJECT_BINARY_DIR}/cmake/DdpLintConfigVersion.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/DdpLintLink.cmake"
   DESTINATION "${DDP_INSTALL_CMAKEDIR}" COMPONENT ddp-lint)

@@ -6,7 +6,9 @@
 // collective sequences.
 //
 // Exit codes: 0 no findings, 1 findings, 2 usage or input error (including a
-// TU that could not be parsed; the others are still analysed).
+// TU that could not be parsed; the others are still analysed). A TU with
+// compile errors is analysed as far as it compiled and does not change the
+// exit code, unless --fail-on-compile-errors makes it an input error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,10 @@
 #include "CompileDatabase.h"
 #include "Configuration.h"
 #include "Linker.h"
+#include "Phase1Queue.h"
+#include "ProgressLine.h"
 #include "Reporters.h"
+#include "SharedPreamble.h"
 #include "SummaryCache.h"
 #include "Suppressions.h"
 #include "TUParser.h"
@@ -28,10 +33,13 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
+#include <deque>
 #include <fmt/format.h>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -60,7 +68,11 @@ cl::opt<OutputFormat> Format(
                clEnumValN(OutputFormat::GitHub, "github",
                           "GitHub workflow annotations")),
     cl::cat(Category));
-cl::opt<std::string> OutputFile("o", cl::desc("Write the report to <file>"),
+cl::opt<std::string> OutputFile("o",
+                                cl::desc("Write the report to <file> (with "
+                                         "--summarize-only, the TU's "
+                                         "summary; with --preamble-only, the "
+                                         "list of preambles)"),
                                 cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> BaselineFile(
     "baseline", cl::desc("Report only findings that are not in <file>"),
@@ -81,11 +93,26 @@ cl::opt<bool> Verbose("verbose",
                       cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Parse every TU again"),
                       cl::cat(Category));
+cl::opt<bool> NoPreamble(
+    "no-preamble",
+    cl::desc("Parse every TU from its first line, without the precompiled "
+             "preamble TUs that start with the same #includes share"),
+    cl::cat(Category));
 cl::opt<bool> SummarizeOnly(
     "summarize-only",
     cl::desc("Run phase 1 only, filling the cache (for build systems that "
              "run it as separate actions); report nothing"),
     cl::cat(Category));
+cl::opt<bool> PreambleOnly(
+    "preamble-only",
+    cl::desc("Build the precompiled preambles the TUs share, in the cache "
+             "directory, and stop (a build system's first action)"),
+    cl::cat(Category));
+cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("With -o and --summarize-only or --preamble-only: write to "
+             "<file> the files the output depends on, as a Makefile rule"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> ConfigFile(
     "config-file",
     cl::desc("Read the check options from <file> instead of the "
@@ -96,6 +123,11 @@ cl::opt<std::string> SourceRoot(
     cl::desc("Report paths relative to <dir> (default: the current "
              "directory)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> FailOnCompileErrors(
+    "fail-on-compile-errors",
+    cl::desc("Exit with 2 when a translation unit has compile errors (it is "
+             "analysed as far as it compiled either way)"),
+    cl::cat(Category));
 cl::opt<cl::boolOrDefault> Color("use-color",
                                  cl::desc("Colours in text output (default: "
                                           "on a terminal)"),
@@ -122,6 +154,15 @@ std::string absolute(llvm::StringRef Path, llvm::StringRef Base = "") {
   return std::string(Abs);
 }
 
+/// A directory removed with everything in it when it goes out of scope.
+struct TemporaryDirectory {
+  std::string Path;
+  ~TemporaryDirectory() {
+    if (!Path.empty())
+      llvm::sys::fs::remove_directories(Path);
+  }
+};
+
 /// One TU's work item.
 struct Unit {
   clang::tooling::CompileCommand Command;
@@ -135,12 +176,20 @@ struct Unit {
   /// Parsed at least once in this run (else every round came from the
   /// cache).
   bool WasParsed = false;
+  /// The preamble it was parsed against, for a later round's parse.
+  const Preamble *Against = nullptr;
 };
 
 /// How phase 1 went: how many parsed TUs are kept in memory.
 struct Phase1State {
   std::atomic<unsigned> Kept{0};
   unsigned MaxKept = 0;
+  /// Where preambles are kept; empty with --no-preamble.
+  std::string PreambleDir;
+  /// Every preamble this run obtained (a deque, whose elements stay where
+  /// they are), and those of groups by their key and includes.
+  std::deque<Preamble> Preambles;
+  std::map<std::string, const Preamble *> ByGroup;
 };
 
 /// How many parsed TUs to keep between rounds: a LibTorch TU takes about
@@ -155,62 +204,234 @@ unsigned keptTUBudget() {
   return 4;
 }
 
-/// Runs phase 1 on \p Which units, \p Workers at a time.
+double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
+/// "<vector>, "common/setup.h" and 2 more".
+std::string includeList(const std::vector<std::string> &Includes) {
+  std::string Out;
+  for (size_t I = 0; I < Includes.size() && I < 3; ++I)
+    Out += (I ? ", " : "") + Includes[I];
+  if (Includes.size() > 3)
+    Out += fmt::format(" and {} more", Includes.size() - 3);
+  return Out;
+}
+
+/// The --verbose line about a group's preamble.
+std::string describe(const PreambleGroup &G, const Preamble &P) {
+  if (!P.usable())
+    return fmt::format("ddp-lint: preamble of {} TUs ({}) not used: {}",
+                       G.Members.size(), includeList(G.Includes), P.Error);
+  return fmt::format("ddp-lint: preamble of {} TUs {}: {}", G.Members.size(),
+                     P.Reused ? "reused from the cache"
+                              : fmt::format("built in {:.2f} s", P.Seconds),
+                     includeList(P.Includes));
+}
+
+/// Writes \p Deps as a Makefile rule for \p Target, as Ninja reads it.
+llvm::Error writeDepFile(llvm::StringRef Path, llvm::StringRef Target,
+                         const std::vector<Dependency> &Deps) {
+  auto Escape = [](llvm::StringRef File) {
+    std::string Out;
+    for (char C : File) {
+      if (C == ' ' || C == '#' || C == '\\')
+        Out += '\\';
+      else if (C == '$')
+        Out += '$';
+      Out += C;
+    }
+    return Out;
+  };
+  return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
+    OS << Escape(Target) << ":";
+    for (const Dependency &D : Deps)
+      OS << " \\\n  " << Escape(D.Path);
+    OS << "\n";
+    return llvm::Error::success();
+  });
+}
+
+/// Tells apart the groups of all rounds.
+std::string groupName(const PreambleGroup &G) {
+  std::string Name = G.Key;
+  for (const std::string &I : G.Includes)
+    Name += "\n" + I;
+  return Name;
+}
+
+/// Runs \p Work(I) for I in [0, N), \p Workers at a time.
+template <typename Fn> void parallelFor(size_t N, unsigned Workers, Fn Work) {
+  std::atomic<size_t> Next{0};
+  auto Loop = [&] {
+    for (size_t I; (I = Next++) < N;)
+      Work(I);
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned T = 1; T < std::min<size_t>(Workers, N); ++T)
+    Threads.emplace_back(Loop);
+  Loop();
+  for (std::thread &T : Threads)
+    T.join();
+}
+
+/// Runs phase 1 on \p Which units, \p Workers at a time: the cache answers
+/// what it can; the TUs left to parse that share their leading includes
+/// are parsed against a preamble of them, built first.
 void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
-               const SummaryCache &Cache, unsigned Workers, bool Progress,
-               Phase1State &State) {
-  std::atomic<size_t> Next{0}, Finished{0};
-  std::mutex Print;
-  auto Work = [&] {
-    for (size_t I; (I = Next++) < Which.size();) {
-      Unit &U = Units[Which[I]];
-      std::string Key = analysisKey(U.Command, U.Options, U.Imports);
-      if (std::optional<TUSummary> Cached = Cache.lookup(Key)) {
-        U.Summary = std::move(*Cached);
-      } else {
-        std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
-        auto Start = std::chrono::steady_clock::now();
-        if (!Parsed) {
-          Parsed = std::make_unique<ParsedTU>(ParsedTU::parse(U.Command));
-          U.WasParsed = true;
-        }
-        auto Parsed_ = std::chrono::steady_clock::now();
-        U.Summary = Parsed->summarize(U.Options, U.Imports);
-        if (Verbose) {
-          std::lock_guard<std::mutex> Lock(Print);
-          llvm::errs() << fmt::format(
-              "ddp-lint: {}: parse {:.2f} s, analysis {:.3f} s, {} facts "
-              "from other TUs\n",
-              U.File, std::chrono::duration<double>(Parsed_ - Start).count(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            Parsed_)
-                  .count(),
-              U.Imports.size());
-        }
-        U.Summary.MainFile = U.File;
-        U.Summary.Key = Key;
-        Cache.store(U.Summary);
-        if (Parsed->error().empty() && State.Kept++ < State.MaxKept)
-          U.Parsed = std::move(Parsed);
-        else if (Parsed->error().empty())
-          --State.Kept;
+               unsigned Round, const SummaryCache &Cache, unsigned Workers,
+               ProgressLine &Progress, Phase1State &State) {
+  Progress.startRound(Round, Which.size());
+  std::vector<std::string> Keys(Which.size());
+  std::vector<char> Answered(Which.size(), false);
+  parallelFor(Which.size(), Workers, [&](size_t I) {
+    Unit &U = Units[Which[I]];
+    Keys[I] = analysisKey(U.Command, U.Options, U.Imports);
+    if (std::optional<TUSummary> Cached = Cache.lookup(Keys[I])) {
+      U.Summary = std::move(*Cached);
+      Answered[I] = true;
+      Progress.cached();
+    }
+  });
+  std::vector<size_t> Left;
+  for (size_t I = 0; I < Which.size(); ++I)
+    if (!Answered[I])
+      Left.push_back(I);
+
+  // Preambles for the TUs to parse that were not parsed against one before.
+  std::vector<size_t> ToPlan;
+  for (size_t K = 0; K < Left.size(); ++K) {
+    const Unit &U = Units[Which[Left[K]]];
+    if (!State.PreambleDir.empty() && !U.Parsed && !U.Against)
+      ToPlan.push_back(K);
+  }
+  std::vector<clang::tooling::CompileCommand> Commands;
+  for (size_t K : ToPlan)
+    Commands.push_back(Units[Which[Left[K]]].Command);
+  PreamblePlan Plan;
+  if (!Commands.empty())
+    Plan = planPreambles(Commands, State.PreambleDir);
+  std::vector<int> GroupOf(Left.size(), -1);
+  std::vector<std::string> Why(Left.size());
+  for (size_t P = 0; P < ToPlan.size(); ++P) {
+    GroupOf[ToPlan[P]] = Plan.GroupOf[P];
+    Why[ToPlan[P]] = Plan.Why[P];
+    // A TU alone here may fit a preamble an earlier run built.
+    if (Plan.GroupOf[P] < 0)
+      if (std::optional<Preamble> Found =
+              existingPreamble(Commands[P], State.PreambleDir)) {
+        State.Preambles.push_back(std::move(*Found));
+        Units[Which[Left[ToPlan[P]]]].Against = &State.Preambles.back();
       }
-      size_t Done = ++Finished;
-      if (Progress) {
-        std::lock_guard<std::mutex> Lock(Print);
-        llvm::errs() << fmt::format("\r\033[K[{}/{}] {}", Done, Which.size(),
-                                    llvm::sys::path::filename(U.File).str());
+  }
+  if (State.PreambleDir.empty())
+    std::fill(Why.begin(), Why.end(), "--no-preamble");
+  std::vector<size_t> BuildOrder(Plan.Groups.size());
+  for (size_t G = 0; G < BuildOrder.size(); ++G)
+    BuildOrder[G] = G;
+  llvm::sort(BuildOrder, [&](size_t A, size_t B) {
+    size_t SizeA = Plan.Groups[A].Members.size();
+    size_t SizeB = Plan.Groups[B].Members.size();
+    return SizeA != SizeB ? SizeA > SizeB : A < B;
+  });
+  std::vector<const Preamble *> Obtained(Plan.Groups.size(), nullptr);
+  std::mutex PreamblesLock;
+
+  Phase1Queue Queue(GroupOf, BuildOrder);
+  auto BuildPreamble = [&](size_t G) {
+    const PreambleGroup &Group = Plan.Groups[G];
+    {
+      // Obtained in an earlier round (when its build failed, its TUs come
+      // back here).
+      std::lock_guard<std::mutex> Lock(PreamblesLock);
+      auto It = State.ByGroup.find(groupName(Group));
+      if (It != State.ByGroup.end()) {
+        Obtained[G] = It->second;
+        return;
+      }
+    }
+    Progress.preambleStarted(Group.Members.size());
+    Preamble P = obtainPreamble(Group, State.PreambleDir);
+    Progress.preambleFinished(Group.Members.size());
+    if (Verbose)
+      Progress.print(describe(Group, P));
+    std::lock_guard<std::mutex> Lock(PreamblesLock);
+    State.Preambles.push_back(std::move(P));
+    Obtained[G] = State.ByGroup[groupName(Group)] = &State.Preambles.back();
+  };
+  auto Analyse = [&](size_t K) {
+    size_t I = Left[K];
+    Unit &U = Units[Which[I]];
+    std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
+    auto Start = std::chrono::steady_clock::now();
+    bool Kept = Parsed != nullptr;
+    std::string How = "kept in memory";
+    if (!Kept) {
+      const Preamble *Against = U.Against;
+      if (GroupOf[K] >= 0) {
+        std::lock_guard<std::mutex> Lock(PreamblesLock);
+        Against = Obtained[GroupOf[K]];
+      }
+      if (Against && Against->usable()) {
+        Parsed =
+            std::make_unique<ParsedTU>(ParsedTU::parse(U.Command, Against));
+        How = "with the shared preamble";
+        // A preamble that does not load (a header changed since it was
+        // checked), or a TU with errors, is parsed as it is: its result is
+        // then exactly the plain parse's.
+        if (!Parsed->error().empty() || Parsed->compileErrors()) {
+          Parsed = std::make_unique<ParsedTU>(ParsedTU::parse(U.Command));
+          How = "without a preamble: the parse against it had errors";
+          Against = nullptr;
+        }
+      } else {
+        Parsed = std::make_unique<ParsedTU>(ParsedTU::parse(U.Command));
+        How = "without a preamble: " +
+              (Against ? "it could not be built" : Why[K]);
+        Against = nullptr;
+      }
+      U.Against = Against;
+      U.WasParsed = true;
+    }
+    auto ParseEnd = std::chrono::steady_clock::now();
+    U.Summary = Parsed->summarize(U.Options, U.Imports);
+    if (Verbose)
+      Progress.print(fmt::format(
+          "ddp-lint: {}: parse {:.2f} s {}, analysis {:.3f} s, {} facts "
+          "from other TUs",
+          U.File, std::chrono::duration<double>(ParseEnd - Start).count(), How,
+          secondsSince(ParseEnd), U.Imports.size()));
+    U.Summary.MainFile = U.File;
+    U.Summary.Key = Keys[I];
+    Cache.store(U.Summary);
+    if (Kept)
+      Progress.reanalysed();
+    else
+      Progress.parsed();
+    if (Parsed->error().empty() && State.Kept++ < State.MaxKept)
+      U.Parsed = std::move(Parsed);
+    else if (Parsed->error().empty())
+      --State.Kept;
+  };
+  std::vector<std::thread> Threads;
+  auto Work = [&] {
+    for (Phase1Queue::Task T;
+         (T = Queue.next()).K != Phase1Queue::Task::Done;) {
+      if (T.K == Phase1Queue::Task::Build) {
+        BuildPreamble(T.Index);
+        Queue.built(T.Index);
+      } else {
+        Analyse(T.Index);
       }
     }
   };
-  std::vector<std::thread> Threads;
-  for (unsigned T = 1; T < std::min<size_t>(Workers, Which.size()); ++T)
+  for (unsigned T = 1;
+       T < std::min<size_t>(Workers, Left.size() + BuildOrder.size()); ++T)
     Threads.emplace_back(Work);
   Work();
   for (std::thread &T : Threads)
     T.join();
-  if (Progress)
-    llvm::errs() << "\r\033[K";
 }
 
 /// Phase 1 for every unit, then again for the units whose facts from other
@@ -218,7 +439,7 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
 /// parameters of their own functions that calls there pass the rank), until
 /// they settle.
 void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
-               unsigned Workers, bool Progress, Phase1State &State) {
+               unsigned Workers, ProgressLine &Progress, Phase1State &State) {
   std::vector<size_t> Which(Units.size());
   for (size_t I = 0; I < Units.size(); ++I)
     Which[I] = I;
@@ -229,7 +450,7 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
     return Out;
   };
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
-    summarize(Units, Which, Cache, Workers, Progress, State);
+    summarize(Units, Which, Round, Cache, Workers, Progress, State);
     std::vector<TUSummary> All;
     for (const Unit &U : Units)
       All.push_back(U.Summary);
@@ -246,6 +467,7 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
   }
   for (Unit &U : Units)
     U.Parsed.reset();
+  Progress.clear();
 }
 
 } // namespace
@@ -297,8 +519,12 @@ int main(int argc, const char **argv) {
   }
 
   std::vector<std::string> Files(SourcePaths.begin(), SourcePaths.end());
-  if (Files.empty())
+  if (Files.empty()) {
+    // The database lists its files in hash order, which changes with the
+    // checkout's path; the report's order must not.
     Files = Database->getAllFiles();
+    llvm::sort(Files);
+  }
   if (Files.empty())
     return fail("no files to analyse: the compile database lists none");
 
@@ -345,6 +571,18 @@ int main(int argc, const char **argv) {
   if (llvm::Error E = Cache.prepare())
     return fail(llvm::toString(std::move(E)));
 
+  if (SummarizeOnly && PreambleOnly)
+    return fail("--summarize-only and --preamble-only exclude each other");
+  if (!DepFile.empty() &&
+      (OutputFile.empty() || !(SummarizeOnly || PreambleOnly)))
+    return fail("--depfile needs -o and --summarize-only or --preamble-only");
+  if (SummarizeOnly && !OutputFile.empty() && Units.size() != 1)
+    return fail("--summarize-only writes one TU's summary to -o: give one "
+                "file");
+  if (PreambleOnly && (NoPreamble || !Cache.enabled()))
+    return fail("--preamble-only builds the preambles in the cache: it "
+                "excludes --no-preamble and --no-cache");
+
   // Check that the outputs can be written before spending time on parsing.
   std::unique_ptr<llvm::raw_fd_ostream> Out;
   if (!OutputFile.empty() && !SummarizeOnly) {
@@ -363,9 +601,68 @@ int main(int argc, const char **argv) {
 
   unsigned Workers =
       Jobs ? Jobs.getValue() : llvm::hardware_concurrency().compute_thread_count();
-  bool Progress = llvm::sys::Process::StandardErrIsDisplayed();
+  ProgressLine Progress(llvm::sys::Process::StandardErrIsDisplayed());
   Phase1State State;
   State.MaxKept = keptTUBudget();
+  // Preambles live beside the summaries; without a cache, in a directory of
+  // this run's own.
+  TemporaryDirectory NoCacheDir;
+  if (!NoPreamble) {
+    if (Cache.enabled()) {
+      State.PreambleDir = CachePath + "/preambles";
+      if (std::error_code EC =
+              llvm::sys::fs::create_directories(State.PreambleDir))
+        return fail("cannot create '" + State.PreambleDir +
+                    "': " + EC.message());
+    } else {
+      llvm::SmallString<256> Dir;
+      if (std::error_code EC =
+              llvm::sys::fs::createUniqueDirectory("ddp-lint-preamble", Dir))
+        return fail("cannot create a directory for the preambles: " +
+                    EC.message());
+      NoCacheDir.Path = std::string(Dir);
+      State.PreambleDir = NoCacheDir.Path;
+    }
+  }
+  if (PreambleOnly) {
+    std::vector<clang::tooling::CompileCommand> Commands;
+    for (const Unit &U : Units)
+      Commands.push_back(U.Command);
+    PreamblePlan Plan = planPreambles(Commands, State.PreambleDir);
+    std::vector<Preamble> Built(Plan.Groups.size());
+    parallelFor(Plan.Groups.size(), Workers, [&](size_t G) {
+      Progress.preambleStarted(Plan.Groups[G].Members.size());
+      Built[G] = obtainPreamble(Plan.Groups[G], State.PreambleDir);
+      Progress.preambleFinished(Plan.Groups[G].Members.size());
+      if (Verbose)
+        Progress.print(describe(Plan.Groups[G], Built[G]));
+    });
+    Progress.clear();
+    std::vector<Dependency> Deps;
+    llvm::raw_ostream &List = Out ? *Out : llvm::outs();
+    for (size_t G = 0; G < Built.size(); ++G) {
+      List << describe(Plan.Groups[G], Built[G]).substr(strlen("ddp-lint: "))
+           << "\n";
+      Deps.insert(Deps.end(), Built[G].Dependencies.begin(),
+                  Built[G].Dependencies.end());
+    }
+    if (Plan.Groups.empty())
+      List << "no TUs share a preamble\n";
+    List.flush();
+    Out.reset();
+    llvm::sort(Deps, [](const Dependency &A, const Dependency &B) {
+      return A.Path < B.Path;
+    });
+    Deps.erase(std::unique(Deps.begin(), Deps.end(),
+                           [](const Dependency &A, const Dependency &B) {
+                             return A.Path == B.Path;
+                           }),
+               Deps.end());
+    if (!DepFile.empty())
+      if (llvm::Error E = writeDepFile(DepFile, OutputFile, Deps))
+        return fail(llvm::toString(std::move(E)));
+    return NoFindings;
+  }
   runPhase1(Units, Cache, Workers, Progress, State);
   if (SummarizeOnly) {
     bool Failed = false;
@@ -373,8 +670,23 @@ int main(int argc, const char **argv) {
       if (!U.Summary.Error.empty()) {
         fail("'" + U.File + "': could not analyse: " + U.Summary.Error);
         Failed = true;
+      } else if (FailOnCompileErrors && U.Summary.CompileErrors) {
+        fail("'" + U.File + "': " + std::to_string(U.Summary.CompileErrors) +
+             " compile errors: " + U.Summary.FirstError);
+        Failed = true;
       }
-    return Failed ? InputFailure : NoFindings;
+    if (Failed)
+      return InputFailure;
+    // The summary as a build system's output, and what it was made from.
+    if (!OutputFile.empty()) {
+      if (llvm::Error E = writeSummary(Units.front().Summary, OutputFile))
+        return fail(llvm::toString(std::move(E)));
+      if (!DepFile.empty())
+        if (llvm::Error E = writeDepFile(DepFile, OutputFile,
+                                         Units.front().Summary.Dependencies))
+          return fail(llvm::toString(std::move(E)));
+    }
+    return NoFindings;
   }
 
   Run R;
@@ -385,12 +697,17 @@ int main(int argc, const char **argv) {
   R.Parsed = unsigned(
       llvm::count_if(Units, [](const Unit &U) { return U.WasParsed; }));
   R.Cached = unsigned(Units.size()) - R.Parsed;
+  R.CompileErrorsFail = FailOnCompileErrors;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {
     if (!U.Summary.Error.empty()) {
       R.Errors.push_back({U.File, U.Summary.Error});
       continue;
     }
+    if (U.Summary.CompileErrors)
+      R.Incomplete.push_back({U.File, U.Summary.CompileErrors,
+                              U.Summary.FirstError, U.Summary.FirstErrorAt,
+                              unsigned(U.Summary.Skipped.size())});
     // A function skipped in a header is listed by each TU that includes it.
     for (const SkippedRecord &S : U.Summary.Skipped)
       if (llvm::none_of(R.Skipped, [&](const SkippedRecord &Seen) {
@@ -447,10 +764,14 @@ int main(int argc, const char **argv) {
     break;
   }
   OS.flush();
-  if (Format != OutputFormat::Text)
+  if (Format != OutputFormat::Text) {
     for (const InputError &E : R.Errors)
       fail("'" + E.File + "': could not analyse: " + E.Message);
-  if (!R.Errors.empty())
+    if (FailOnCompileErrors)
+      for (const IncompleteTU &T : R.Incomplete)
+        fail("'" + T.File + "': " + incompleteMessage(T, R));
+  }
+  if (!R.Errors.empty() || (FailOnCompileErrors && !R.Incomplete.empty()))
     return InputFailure;
   return R.Findings.empty() ? NoFindings : Findings;
 }

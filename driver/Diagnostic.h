@@ -37,14 +37,24 @@ struct Diagnostic {
   std::vector<SideText> Sides;
   /// Where the ranks on one side leave early, if they do.
   std::optional<Note> EarlyExit;
+  /// The collective's call did not compile and was matched by name.
+  std::optional<Note> ByName;
   /// The collectives of the sides.
   std::vector<Note> Related;
+  /// Where the sides differ only for one outcome of a test that is the same
+  /// on every rank: that test.
+  std::optional<Note> Uniform;
   /// Every location worth showing beside the finding: the collectives of
-  /// the sides, then the early exit.
+  /// the sides, then the early exit, the uniform test and the call matched
+  /// by name.
   std::vector<Note> related() const {
     std::vector<Note> All = Related;
     if (EarlyExit)
       All.push_back(*EarlyExit);
+    if (Uniform)
+      All.push_back(*Uniform);
+    if (ByName)
+      All.push_back(*ByName);
     return All;
   }
   /// Identifies the finding across edits that move lines: hashes what it

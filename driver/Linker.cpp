@@ -1,7 +1,9 @@
 //===--- Linker.cpp - Phase 2: the whole program's collective order -------===//
 
 #include "Linker.h"
+#include "core/AnalysisContext.h"
 #include "core/CollectiveSummary.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -52,6 +54,15 @@ public:
         Functions.try_emplace(F.Key, FunctionRef{I, &F});
         Local.try_emplace(localKey(I, F.Key), FunctionRef{I, &F});
       }
+      for (const std::string &Key : TUs[I].Defines)
+        Defined.insert(Key);
+      for (const OverrideRecord &O : TUs[I].Overrides)
+        for (const std::string &Base : O.Overrides)
+          if (SeenOverrides.insert(Base + " " + O.Key).second)
+            Overriders[Base].push_back(O.Key);
+      for (const SkippedRecord &S : TUs[I].Skipped)
+        if (!S.Reason.empty() && !S.Key.empty())
+          Broken.insert(S.Key);
     }
   }
 
@@ -115,10 +126,55 @@ private:
   }
 
   const SummaryNode *resolve(unsigned From, llvm::StringRef Key) {
+    if (Key.consume_front(AnalysisContext::DispatchPrefix)) {
+      // A virtual call: one of the bodies it can run.
+      llvm::SmallVector<const SummaryNode *, 4> Alternatives;
+      for (llvm::StringRef Target : dispatchTargets(Key))
+        Alternatives.push_back(resolve(From, Target));
+      return SC.choice(Alternatives);
+    }
     const FunctionRef *Fn = lookup(From, Key);
-    if (!Fn)
-      return SC.empty(); // No body anywhere: a library, or unresolved.
-    return resolve(*Fn);
+    if (Fn)
+      return resolve(*Fn);
+    // A body that did not compile (in every TU that has it) may issue
+    // anything; no body anywhere: a library, or unresolved.
+    return Broken.contains(Key) ? SC.op(UnknownOp) : SC.empty();
+  }
+
+  /// The functions a virtual call of \p Method can run: its own body if a
+  /// TU defines it (a pure method's never runs by dispatch, and has none)
+  /// and every override's.
+  std::vector<llvm::StringRef> dispatchTargets(llvm::StringRef Method) const {
+    std::vector<llvm::StringRef> Targets;
+    if (Defined.contains(Method))
+      Targets.push_back(Method);
+    auto It = Overriders.find(Method);
+    if (It != Overriders.end())
+      Targets.insert(Targets.end(), It->second.begin(), It->second.end());
+    return Targets;
+  }
+
+  /// The bodies a call can run that issue collectives, and whether it can
+  /// also run one that issues none.
+  struct Bodies {
+    std::vector<const FunctionRef *> Communicating;
+    bool Silent = false;
+  };
+  Bodies bodiesOf(unsigned From, llvm::StringRef Key) {
+    Bodies Out;
+    if (!Key.consume_front(AnalysisContext::DispatchPrefix)) {
+      if (const FunctionRef *Fn = lookup(From, Key))
+        Out.Communicating.push_back(Fn);
+      return Out;
+    }
+    for (llvm::StringRef Target : dispatchTargets(Key)) {
+      const FunctionRef *Fn = lookup(From, Target);
+      if (Fn && resolve(*Fn)->mayIssueAny())
+        Out.Communicating.push_back(Fn);
+      else
+        Out.Silent = true;
+    }
+    return Out;
   }
 
   const SummaryNode *resolve(const FunctionRef &Fn) {
@@ -162,7 +218,8 @@ private:
       N = SC.seq(Kids);
       break;
     case NodeRecord::Kind::Choice:
-      N = SC.choice(Kids);
+      N = R.Name.empty() ? SC.choice(Kids)
+                         : SC.decision(SC.name(R.Name), Kids, R.LoopBody);
       break;
     case NodeRecord::Kind::Call:
       N = resolve(T, R.Name);
@@ -193,8 +250,14 @@ private:
       const SummaryNode *E = resolve(T, R.Name);
       if (E->isInert())
         return;
-      const FunctionRef *Fn = lookup(T, R.Name);
-      if (Depth < MaxRenderDepth && llvm::count(Via, Fn->Record->Name) == 0) {
+      // Expanded in place when only one body can run; a virtual call with
+      // several becomes a choice between them.
+      Bodies Can = bodiesOf(T, R.Name);
+      const FunctionRef *Fn = Can.Communicating.size() == 1 && !Can.Silent
+                                  ? Can.Communicating[0]
+                                  : nullptr;
+      if (Fn && Depth < MaxRenderDepth &&
+          llvm::count(Via, Fn->Record->Name) == 0) {
         --RenderLeft;
         Via.push_back(Fn->Record->Name);
         flatten(Fn->TU, Fn->Record->Summary, Via, Here, Depth + 1, Out);
@@ -244,9 +307,37 @@ private:
       return "one of {" + llvm::join(Alternatives, " | ") + "}";
     }
     case NodeRecord::Kind::Call: {
-      // A call not expanded: recursion, or too deep.
-      const FunctionRef *Fn = lookup(I.TU, R.Name);
-      std::string Name = Fn ? Fn->Record->Name : R.Name;
+      Bodies Can = bodiesOf(I.TU, R.Name);
+      if (Can.Communicating.size() != 1 || Can.Silent) {
+        // A virtual call that can run several bodies.
+        std::vector<std::string> Alternatives;
+        for (const FunctionRef *Fn : Can.Communicating) {
+          if (RenderLeft == 0) {
+            Alternatives.push_back("...");
+            break;
+          }
+          std::vector<Item> Items;
+          std::vector<std::string> V = I.Via;
+          if (V.size() < MaxRenderDepth &&
+              llvm::count(V, Fn->Record->Name) == 0) {
+            V.push_back(Fn->Record->Name);
+            flatten(Fn->TU, Fn->Record->Summary, V, I.Origin, V.size(), Items);
+            Alternatives.push_back(renderAll(Items, WithLocations));
+          } else {
+            Alternatives.push_back(
+                WithLocations
+                    ? fmt::format("{} again ({})", Fn->Record->Name, Show(R.At))
+                    : Fn->Record->Name + " again");
+          }
+        }
+        if (Can.Silent)
+          Alternatives.push_back("nothing");
+        return "one of {" + llvm::join(Alternatives, " | ") + "}";
+      }
+      // A call not expanded: recursion, or too deep. Only calls with a body
+      // that communicates are kept, so the body is known; its key is never
+      // shown.
+      std::string Name = Can.Communicating[0]->Record->Name;
       if (!WithLocations)
         return Name + " again";
       return fmt::format("{} again ({}{})", Name, Show(R.At), Via);
@@ -270,6 +361,8 @@ private:
       return Successor == 0 ? "in the loop" : "after it";
     if (B.Shape == "switch")
       return fmt::format("case {}", Successor + 1);
+    if (B.Shape == "handler")
+      return Successor == 0 ? "when it throws" : "otherwise";
     return Successor == 0 ? "when true" : "when false";
   }
 
@@ -277,19 +370,48 @@ private:
     if (B.Sides.size() < 2)
       return std::nullopt;
     std::vector<const SummaryNode *> Erased;
+    for (const BranchRecord::Side &Side : B.Sides)
+      Erased.push_back(erase(T, Side.Summary));
+    // A side that calls code that did not compile may issue anything.
+    if (llvm::any_of(Erased, [](const SummaryNode *N) {
+          return N->mayIssue(UnknownOp);
+        }))
+      return std::nullopt;
     std::vector<std::vector<Item>> Items(B.Sides.size());
     for (unsigned I = 0; I < B.Sides.size(); ++I) {
-      Erased.push_back(erase(T, B.Sides[I].Summary));
       std::vector<std::string> Via;
       RenderLeft = MaxRenderedItems;
       flatten(T, B.Sides[I].Summary, Via, Location(), 0, Items[I]);
     }
+    // As sets of sequences first; where those are equal, for each outcome
+    // of a test every rank makes alike (core/UniformDecisions.h).
+    std::vector<const SummaryNode *> Sets;
+    for (const SummaryNode *N : Erased)
+      Sets.push_back(SC.plain(N));
     unsigned Other = 1;
-    while (Other < Erased.size() && Erased[Other] == Erased[0])
+    while (Other < Sets.size() && Sets[Other] == Sets[0])
       ++Other;
-    if (Other == Erased.size() && !B.Decided)
-      return std::nullopt; // Every side issues the same: balanced.
-    if (Other == Erased.size())
+    std::optional<Note> Uniform;
+    if (B.Decided && B.Uniform.At.valid())
+      Uniform = Note{B.Uniform.At, B.Uniform.Message};
+    if (Other == Sets.size() && !B.Decided) {
+      std::optional<DecisionSplit> Split =
+          splitOnDecision(SC, Erased, [](uint64_t) { return true; });
+      if (!Split)
+        return std::nullopt; // Every side issues the same: balanced.
+      if (const DecisionRecord *Test = decision(Split->Key))
+        if (Split->Alternative < Test->Values.size())
+          Uniform = Note{Test->At,
+                         explainOutcome(Test->Text,
+                                        Test->Values[Split->Alternative])};
+    }
+    // Calls that resolve to no collective (constructors, destructors and
+    // helpers that do not communicate in any TU) are not collectives: sides
+    // that differ only in them, or in how they loop, issue the same nothing.
+    if (llvm::none_of(Erased,
+                      [](const SummaryNode *N) { return N->mayIssueAny(); }))
+      return std::nullopt;
+    if (Other == Sets.size())
       Other = 1;
 
     // The first element where the two sides differ.
@@ -342,6 +464,9 @@ private:
                fmt::format("'{}' is issued {}", It.Erased->firstOp().str(),
                            D.Sides.back().Label)});
     }
+    D.Uniform = Uniform;
+    if (B.ByNameAt.valid())
+      D.ByName = Note{B.ByNameAt, B.ByNameNote};
     if (B.EarlyExit.valid())
       D.EarlyExit = Note{B.EarlyExit,
                          fmt::format("ranks leave here ({}) and never reach "
@@ -357,11 +482,26 @@ private:
     return D;
   }
 
+  /// What the decision \p Key tests, from the TU that recorded it.
+  const DecisionRecord *decision(llvm::StringRef Key) const {
+    for (const TUSummary &TU : TUs)
+      for (const DecisionRecord &D : TU.Decisions)
+        if (D.Key == Key)
+          return &D;
+    return nullptr;
+  }
+
   const std::vector<TUSummary> &TUs;
   const LocationPrinter &Show;
   SummaryContext SC;
   /// Bodies by USR (the first TU's), and by TU and USR.
   llvm::StringMap<FunctionRef> Functions, Local;
+  /// Every function with a body in some TU, and the overrides of each
+  /// virtual method.
+  llvm::StringSet<> Defined, SeenOverrides;
+  llvm::StringMap<std::vector<std::string>> Overriders;
+  /// Functions whose bodies did not compile, by USR.
+  llvm::StringSet<> Broken;
   llvm::StringMap<const SummaryNode *> Done, Previous;
   llvm::StringSet<> InProgress;
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;

@@ -30,11 +30,35 @@ static std::string where(const Location &L, const Run &R) {
                      L.Column);
 }
 
+/// "'rank' is set from 'pg->getRank()' at train.cpp:5:14"; a step that
+/// stands for links left out of a long chain has no location.
+static std::string noteText(const Note &N, const Run &R) {
+  if (!N.At.valid())
+    return N.Message;
+  return N.Message + " at " + where(N.At, R);
+}
+
 std::string skippedMessage(const SkippedRecord &S) {
+  if (!S.Reason.empty())
+    return fmt::format("the analysis of '{}' was skipped: {}, so its "
+                       "collectives are not checked, nor are the branches "
+                       "that call it",
+                       S.Function, S.Reason);
   return fmt::format("the analysis of '{}' was skipped: it needs more than {} "
                      "steps (option AnalysisBudget) for its {} rank-dependent "
                      "branches, so its collectives are not checked",
                      S.Function, S.Budget, S.Branches);
+}
+
+std::string incompleteMessage(const IncompleteTU &T, const Run &R) {
+  std::string First = T.FirstError;
+  if (T.FirstErrorAt.valid())
+    First = where(T.FirstErrorAt, R) + ": " + First;
+  return fmt::format(
+      "{} compile error{} (the first: {}); the functions that compiled were "
+      "analysed, {} function{} skipped",
+      T.Errors, T.Errors == 1 ? "" : "s", First, T.FunctionsSkipped,
+      T.FunctionsSkipped == 1 ? " was" : "s were");
 }
 
 void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
@@ -62,6 +86,14 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     Reset();
     OS << "\n";
   }
+  for (const IncompleteTU &T : R.Incomplete) {
+    Bold();
+    OS << relativePath(T.File, R.SourceRoot) << ": ";
+    Color(R.CompileErrorsFail ? raw_ostream::RED : raw_ostream::CYAN);
+    OS << (R.CompileErrorsFail ? "error: " : "remark: ");
+    Reset();
+    OS << incompleteMessage(T, R) << "\n";
+  }
   for (const SkippedRecord &S : R.Skipped) {
     Bold();
     OS << where(S.At, R) << ": ";
@@ -84,8 +116,7 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
                            ? "the loop condition depends on the rank: "
                            : "the condition depends on the rank: ";
     for (size_t I = 0; I < D.Why.size(); ++I)
-      OS << "  " << (I == 0 ? Lead : "  ")
-         << D.Why[I].Message << " at " << where(D.Why[I].At, R) << "\n";
+      OS << "  " << (I == 0 ? Lead : "  ") << noteText(D.Why[I], R) << "\n";
     size_t Width = 0;
     for (const SideText &S : D.Sides)
       Width = std::max(Width, S.Label.size());
@@ -95,9 +126,15 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
     if (D.EarlyExit)
       OS << "  " << D.EarlyExit->Message << " at " << where(D.EarlyExit->At, R)
          << "\n";
+    if (D.Uniform)
+      OS << "  " << D.Uniform->Message << " at " << where(D.Uniform->At, R)
+         << "\n";
+    if (D.ByName)
+      OS << "  " << D.ByName->Message << " (at " << where(D.ByName->At, R)
+         << ")\n";
   }
   if (!R.Findings.empty() || !R.Errors.empty() || !R.Skipped.empty() ||
-      R.Baselined) {
+      !R.Incomplete.empty() || R.Baselined) {
     OS << fmt::format("{} finding{} in {} translation unit{}", R.Findings.size(),
                       R.Findings.size() == 1 ? "" : "s", R.TranslationUnits,
                       R.TranslationUnits == 1 ? "" : "s");
@@ -105,6 +142,8 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
       OS << fmt::format(" ({} more in the baseline)", R.Baselined);
     if (!R.Errors.empty())
       OS << fmt::format("; {} could not be analysed", R.Errors.size());
+    if (!R.Incomplete.empty())
+      OS << fmt::format("; {} with compile errors", R.Incomplete.size());
     if (!R.Skipped.empty())
       OS << fmt::format("; {} function{} skipped", R.Skipped.size(),
                         R.Skipped.size() == 1 ? "" : "s");
@@ -113,6 +152,8 @@ void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors) {
 }
 
 static json::Value location(const Location &L, const Run &R) {
+  if (!L.valid())
+    return nullptr;
   return json::Object{{"file", relativePath(L.File, R.SourceRoot)},
                       {"line", L.Line},
                       {"column", L.Column}};
@@ -147,9 +188,22 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
         {"file", relativePath(E.File, R.SourceRoot)}, {"message", E.Message}});
   json::Array Skipped;
   for (const SkippedRecord &S : R.Skipped)
-    Skipped.push_back(json::Object{{"function", S.Function},
-                                   {"location", location(S.At, R)},
-                                   {"message", skippedMessage(S)}});
+    Skipped.push_back(
+        json::Object{{"function", S.Function},
+                     {"location", location(S.At, R)},
+                     {"reason", S.Reason.empty() ? "budget" : "compile-errors"},
+                     {"message", skippedMessage(S)}});
+  json::Array Incomplete;
+  for (const IncompleteTU &T : R.Incomplete) {
+    json::Object Entry{{"file", relativePath(T.File, R.SourceRoot)},
+                       {"errors", T.Errors},
+                       {"message", incompleteMessage(T, R)},
+                       {"first_error", T.FirstError},
+                       {"functions_skipped", T.FunctionsSkipped}};
+    if (T.FirstErrorAt.valid())
+      Entry["first_error_location"] = location(T.FirstErrorAt, R);
+    Incomplete.push_back(std::move(Entry));
+  }
   json::Object Top{{"tool", "ddp-lint"},
                    {"version", DDP_LINT_VERSION},
                    {"translation_units", R.TranslationUnits},
@@ -159,6 +213,10 @@ void writeJSON(llvm::raw_ostream &OS, const Run &R) {
                    {"baselined", R.Baselined},
                    {"suppressed", R.Suppressed},
                    {"errors", std::move(Errors)},
+                   {"translation_units_with_errors", R.Incomplete.size()},
+                   {"compile_errors_fail", R.CompileErrorsFail},
+                   {"incomplete", std::move(Incomplete)},
+                   {"functions_skipped", R.Skipped.size()},
                    {"skipped", std::move(Skipped)}};
   OS << llvm::formatv("{0:2}", json::Value(std::move(Top))) << "\n";
 }
@@ -226,9 +284,11 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
     json::Array Related;
     int Id = 1;
     for (const Note &N : D.Why)
-      Related.push_back(json::Object{{"id", Id++},
-                                     {"physicalLocation", Physical(N.At)},
-                                     {"message", json::Object{{"text", N.Message + "."}}}});
+      if (N.At.valid())
+        Related.push_back(
+            json::Object{{"id", Id++},
+                         {"physicalLocation", Physical(N.At)},
+                         {"message", json::Object{{"text", N.Message + "."}}}});
     for (const Note &N : D.related())
       Related.push_back(json::Object{{"id", Id++},
                                      {"physicalLocation", Physical(N.At)},
@@ -254,6 +314,19 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
          json::Object{{"text", "Could not analyse " +
                                    relativePath(E.File, R.SourceRoot) + ": " +
                                    E.Message + "."}}}});
+  for (const IncompleteTU &T : R.Incomplete)
+    Notifications.push_back(json::Object{
+        {"level", R.CompileErrorsFail ? "error" : "warning"},
+        {"message",
+         json::Object{{"text", relativePath(T.File, R.SourceRoot) + ": " +
+                                   incompleteMessage(T, R) + "."}}},
+        {"locations",
+         json::Array{json::Object{
+             {"physicalLocation",
+              json::Object{
+                  {"artifactLocation",
+                   json::Object{{"uri", relativePath(T.File, R.SourceRoot)},
+                                {"uriBaseId", "%SRCROOT%"}}}}}}}}});
   for (const SkippedRecord &S : R.Skipped)
     Notifications.push_back(json::Object{
         {"level", "note"},
@@ -264,17 +337,18 @@ void writeSARIF(llvm::raw_ostream &OS, const Run &R) {
   if (!llvm::StringRef(RootUri).ends_with("/"))
     RootUri += "/";
   json::Object Run{
-      {"tool",
-       json::Object{{"driver", json::Object{{"name", "ddp-lint"},
-                                            {"version", DDP_LINT_VERSION},
-                                            {"semanticVersion", DDP_LINT_VERSION},
-                                            {"informationUri", InformationUri},
-                                            {"rules", std::move(RuleArray)}}}}},
+      {"tool", json::Object{{"driver",
+                             json::Object{{"name", "ddp-lint"},
+                                          {"version", DDP_LINT_VERSION},
+                                          {"semanticVersion", DDP_LINT_VERSION},
+                                          {"informationUri", InformationUri},
+                                          {"rules", std::move(RuleArray)}}}}},
       {"originalUriBaseIds",
        json::Object{{"%SRCROOT%", json::Object{{"uri", RootUri}}}}},
       {"invocations",
        json::Array{json::Object{
-           {"executionSuccessful", R.Errors.empty()},
+           {"executionSuccessful",
+            R.Errors.empty() && (R.Incomplete.empty() || !R.CompileErrorsFail)},
            {"toolExecutionNotifications", std::move(Notifications)}}}},
       {"columnKind", "utf16CodeUnits"},
       {"results", std::move(Results)}};
@@ -317,6 +391,11 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
     OS << "::error file=" << escape(relativePath(E.File, R.SourceRoot), true)
        << ",title=" << escape("ddp-lint: could not analyse", true)
        << "::" << escape(E.Message, false) << "\n";
+  for (const IncompleteTU &T : R.Incomplete)
+    OS << (R.CompileErrorsFail ? "::error" : "::notice")
+       << " file=" << escape(relativePath(T.File, R.SourceRoot), true)
+       << ",title=" << escape("ddp-lint: compile errors", true)
+       << "::" << escape(incompleteMessage(T, R), false) << "\n";
   for (const SkippedRecord &S : R.Skipped)
     OS << "::notice file=" << escape(relativePath(S.At.File, R.SourceRoot), true)
        << ",line=" << S.At.Line << ",col=" << S.At.Column
@@ -325,9 +404,13 @@ void writeGitHub(llvm::raw_ostream &OS, const Run &R) {
   for (const Diagnostic &D : R.Findings) {
     std::string Body = D.Message;
     for (const Note &N : D.Why)
-      Body += "\n" + N.Message + " at " + where(N.At, R);
+      Body += "\n" + noteText(N, R);
     for (const SideText &S : D.Sides)
       Body += "\n" + S.Label + ": " + S.Text;
+    if (D.Uniform)
+      Body += "\n" + D.Uniform->Message + " at " + where(D.Uniform->At, R);
+    if (D.ByName)
+      Body += "\n" + D.ByName->Message + " (at " + where(D.ByName->At, R) + ")";
     OS << "::warning file=" << escape(relativePath(D.At.File, R.SourceRoot), true)
        << ",line=" << D.At.Line << ",col=" << D.At.Column
        << ",title=" << escape(D.Rule, true) << "::" << escape(Body, false)

@@ -14,10 +14,24 @@ struct InputError {
   std::string Message;
 };
 
+/// A TU with compile errors, analysed as far as it compiled.
+struct IncompleteTU {
+  std::string File;
+  unsigned Errors = 0;
+  std::string FirstError;
+  Location FirstErrorAt;
+  /// Its functions that were not analysed (all reasons).
+  unsigned FunctionsSkipped = 0;
+};
+
 struct Run {
   std::vector<Diagnostic> Findings;
   std::vector<InputError> Errors;
-  /// Functions skipped for the analysis budget.
+  std::vector<IncompleteTU> Incomplete;
+  /// --fail-on-compile-errors: a TU with compile errors is an error, not a
+  /// remark.
+  bool CompileErrorsFail = false;
+  /// Functions skipped for the analysis budget or for compile errors.
   std::vector<SkippedRecord> Skipped;
   /// Findings left out because the baseline holds them.
   unsigned Baselined = 0;
@@ -35,6 +49,8 @@ std::string relativePath(llvm::StringRef File, llvm::StringRef Root);
 
 /// "the analysis of 'f' was skipped: ...", for every reporter.
 std::string skippedMessage(const SkippedRecord &S);
+/// "3 compile errors (the first: ...); ...", for every reporter.
+std::string incompleteMessage(const IncompleteTU &T, const Run &R);
 
 void writeText(llvm::raw_ostream &OS, const Run &R, bool Colors);
 void writeJSON(llvm::raw_ostream &OS, const Run &R);

@@ -65,8 +65,7 @@ std::vector<Dependency> dependenciesOf(clang::SourceManager &SM) {
   return Deps;
 }
 
-/// True if \p D still has the content it had.
-static bool unchanged(const Dependency &D) {
+bool isUnchanged(const Dependency &D) {
   llvm::sys::fs::file_status Status;
   if (llvm::sys::fs::status(D.Path, Status))
     return false;
@@ -104,7 +103,7 @@ std::optional<TUSummary> SummaryCache::lookup(llvm::StringRef Key) const {
     return std::nullopt;
   }
   if (S->Key != Key || !S->Error.empty() ||
-      !llvm::all_of(S->Dependencies, unchanged))
+      !llvm::all_of(S->Dependencies, isUnchanged))
     return std::nullopt;
   return std::move(*S);
 }

@@ -30,6 +30,10 @@ std::string analysisKey(const clang::tooling::CompileCommand &Command,
 /// Every file the TU read, with what identifies its content.
 std::vector<Dependency> dependenciesOf(clang::SourceManager &SM);
 
+/// True if \p D still has the content it had: the same size, and the same
+/// modification time or content hash.
+bool isUnchanged(const Dependency &D);
+
 class SummaryCache {
 public:
   /// An empty directory disables the cache.

@@ -31,6 +31,33 @@ std::string FactRecord::id() const {
   return "s:" + Key + ":" + llvm::utohexstr(llvm::xxh3_64bits(Text));
 }
 
+/// The links a step stands for: N for "... N more steps ...", else 1.
+static unsigned linksIn(const Step &S) {
+  llvm::StringRef Text(S.Message);
+  unsigned N = 0;
+  if (!S.At.valid() && Text.consume_front("... ") &&
+      (Text.consume_back(" more steps ...") ||
+       Text.consume_back(" more step ...")) &&
+      !Text.getAsInteger(10, N))
+    return N;
+  return 1;
+}
+
+std::vector<Step> shortenChain(std::vector<Step> Chain) {
+  constexpr size_t Head = MaxChainSteps - 3, Tail = 2;
+  if (Chain.size() <= MaxChainSteps)
+    return Chain;
+  unsigned Left = 0;
+  for (size_t I = Head; I < Chain.size() - Tail; ++I)
+    Left += linksIn(Chain[I]);
+  std::vector<Step> Out(Chain.begin(), Chain.begin() + Head);
+  Out.push_back(
+      {Location(), "... " + std::to_string(Left) +
+                       (Left == 1 ? " more step ..." : " more steps ...")});
+  Out.insert(Out.end(), Chain.end() - Tail, Chain.end());
+  return Out;
+}
+
 static json::Value toJSON(const Location &L) {
   if (!L.valid())
     return nullptr;
@@ -44,11 +71,12 @@ static json::Value toJSON(const Step &S) {
 static json::Value toJSON(const std::string &S) { return S; }
 static json::Value toJSON(unsigned N) { return N; }
 static json::Value toJSON(const NodeRecord &N);
+static json::Value toJSON(const DecisionRecord &D);
 static json::Value toJSON(const FunctionRecord &F);
+static json::Value toJSON(const OverrideRecord &O);
 static json::Value toJSON(const struct BranchRecord::Side &S);
 static json::Value toJSON(const BranchRecord &B);
 static json::Value toJSON(const FactRecord &F);
-static json::Value toJSON(const Dependency &D);
 static json::Value toJSON(const SkippedRecord &S);
 
 template <typename T> static json::Array array(const std::vector<T> &V) {
@@ -85,7 +113,16 @@ static json::Value toJSON(const NodeRecord &N) {
     O["at"] = toJSON(N.At);
   if (!N.Kids.empty())
     O["kids"] = array(N.Kids);
+  if (N.LoopBody)
+    O["loop_body"] = N.LoopBody;
   return O;
+}
+
+static json::Value toJSON(const DecisionRecord &D) {
+  return json::Object{{"key", D.Key},
+                      {"at", toJSON(D.At)},
+                      {"text", D.Text},
+                      {"values", D.Values}};
 }
 
 static json::Value toJSON(const FunctionRecord &F) {
@@ -93,6 +130,10 @@ static json::Value toJSON(const FunctionRecord &F) {
                       {"name", F.Name},
                       {"at", toJSON(F.At)},
                       {"summary", F.Summary}};
+}
+
+static json::Value toJSON(const OverrideRecord &O) {
+  return json::Object{{"key", O.Key}, {"overrides", array(O.Overrides)}};
 }
 
 static json::Value toJSON(const BranchRecord::Side &S) {
@@ -114,6 +155,11 @@ static json::Value toJSON(const BranchRecord &B) {
     O["site"] = toJSON(B.Site);
     O["early_exit"] = toJSON(B.EarlyExit);
     O["early_exit_kind"] = B.EarlyExitKind;
+    O["uniform"] = toJSON(B.Uniform);
+    if (B.ByNameAt.valid()) {
+      O["by_name_at"] = toJSON(B.ByNameAt);
+      O["by_name_note"] = B.ByNameNote;
+    }
   }
   return O;
 }
@@ -167,7 +213,7 @@ static json::Value toJSON(const FactRecord &F) {
   return O;
 }
 
-static json::Value toJSON(const Dependency &D) {
+json::Value toJSON(const Dependency &D) {
   return json::Object{{"path", D.Path},
                       {"size", int64_t(D.Size)},
                       {"mtime", D.MTime},
@@ -175,10 +221,9 @@ static json::Value toJSON(const Dependency &D) {
 }
 
 static json::Value toJSON(const SkippedRecord &S) {
-  return json::Object{{"function", S.Function},
-                      {"at", toJSON(S.At)},
-                      {"budget", S.Budget},
-                      {"branches", S.Branches}};
+  return json::Object{{"function", S.Function}, {"at", toJSON(S.At)},
+                      {"budget", S.Budget},     {"branches", S.Branches},
+                      {"reason", S.Reason},     {"key", S.Key}};
 }
 
 std::string toJSON(const TUSummary &S) {
@@ -187,8 +232,12 @@ std::string toJSON(const TUSummary &S) {
                  {"main_file", S.MainFile},
                  {"key", S.Key},
                  {"error", S.Error},
+                 {"compile_errors", S.CompileErrors},
+                 {"first_error", S.FirstError},
+                 {"first_error_at", toJSON(S.FirstErrorAt)},
                  {"dependencies", array(S.Dependencies)},
                  {"nodes", array(S.Nodes)},
+                 {"decisions", array(S.Decisions)},
                  {"barriers", array(S.Barriers)},
                  {"functions", array(S.Functions)},
                  {"branches", array(S.Branches)},
@@ -196,6 +245,7 @@ std::string toJSON(const TUSummary &S) {
                  {"imports", array(S.Imports)},
                  {"defines", array(S.Defines)},
                  {"calls", array(S.Calls)},
+                 {"overrides", array(S.Overrides)},
                  {"assumed_returns", array(S.AssumedReturns)},
                  {"skipped", array(S.Skipped)}};
   std::string Out;
@@ -266,7 +316,8 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
   json::ObjectMapper M(V, P);
   std::string Kind;
   if (!M || !M.map("kind", Kind) || !M.mapOptional("name", N.Name) ||
-      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids))
+      !M.mapOptional("at", N.At) || !mapIndices(M, P, "kids", N.Kids) ||
+      !mapIndex(M, P, "loop_body", N.LoopBody, /*Optional=*/true))
     return false;
   static const std::pair<const char *, NodeRecord::Kind> Kinds[] = {
       {"empty", NodeRecord::Kind::Empty}, {"op", NodeRecord::Kind::Op},
@@ -282,10 +333,21 @@ bool fromJSON(const json::Value &V, NodeRecord &N, json::Path P) {
   return false;
 }
 
+bool fromJSON(const json::Value &V, DecisionRecord &D, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", D.Key) && M.map("at", D.At) &&
+         M.map("text", D.Text) && M.map("values", D.Values);
+}
+
 bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && M.map("key", F.Key) && M.map("name", F.Name) &&
          M.map("at", F.At) && mapIndex(M, P, "summary", F.Summary);
+}
+
+bool fromJSON(const json::Value &V, OverrideRecord &O, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("key", O.Key) && M.map("overrides", O.Overrides);
 }
 
 bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {
@@ -301,10 +363,14 @@ bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
          M.map("condition_text", B.ConditionText) &&
          M.map("over_range", B.OverRange) && M.map("why", B.Why) &&
          M.map("sides", B.Sides) && M.map("decided", B.Decided) &&
-         M.mapOptional("op", B.Op) && M.mapOptional("is_barrier", B.IsBarrier) &&
+         M.mapOptional("op", B.Op) &&
+         M.mapOptional("is_barrier", B.IsBarrier) &&
          M.mapOptional("site", B.Site) &&
          M.mapOptional("early_exit", B.EarlyExit) &&
-         M.mapOptional("early_exit_kind", B.EarlyExitKind);
+         M.mapOptional("early_exit_kind", B.EarlyExitKind) &&
+         M.mapOptional("uniform", B.Uniform) &&
+         M.mapOptional("by_name_at", B.ByNameAt) &&
+         M.mapOptional("by_name_note", B.ByNameNote);
 }
 
 bool fromJSON(const json::Value &V, DepRecord &D, json::Path P) {
@@ -370,7 +436,8 @@ bool fromJSON(const json::Value &V, SkippedRecord &S, json::Path P) {
   json::ObjectMapper M(V, P);
   return M && M.map("function", S.Function) && M.map("at", S.At) &&
          mapIndex(M, P, "budget", S.Budget) &&
-         mapIndex(M, P, "branches", S.Branches);
+         mapIndex(M, P, "branches", S.Branches) && M.map("reason", S.Reason) &&
+         M.map("key", S.Key);
 }
 
 bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
@@ -388,11 +455,16 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
     return false;
   }
   if (!(M.map("main_file", S.MainFile) && M.map("key", S.Key) &&
-        M.map("error", S.Error) && M.map("dependencies", S.Dependencies) &&
-        M.map("nodes", S.Nodes) && M.map("barriers", S.Barriers) &&
-        M.map("functions", S.Functions) && M.map("branches", S.Branches) &&
-        M.map("exports", S.Exports) && M.map("imports", S.Imports) &&
-        M.map("defines", S.Defines) && M.map("calls", S.Calls) &&
+        M.map("error", S.Error) &&
+        mapIndex(M, P, "compile_errors", S.CompileErrors) &&
+        M.map("first_error", S.FirstError) &&
+        M.map("first_error_at", S.FirstErrorAt) &&
+        M.map("dependencies", S.Dependencies) && M.map("nodes", S.Nodes) &&
+        M.map("decisions", S.Decisions) &&
+        M.map("barriers", S.Barriers) && M.map("functions", S.Functions) &&
+        M.map("branches", S.Branches) && M.map("exports", S.Exports) &&
+        M.map("imports", S.Imports) && M.map("defines", S.Defines) &&
+        M.map("calls", S.Calls) && M.map("overrides", S.Overrides) &&
         M.map("assumed_returns", S.AssumedReturns) &&
         M.map("skipped", S.Skipped)))
     return false;

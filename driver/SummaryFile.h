@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,7 +22,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 3;
+inline constexpr unsigned SummaryVersion = 5;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -35,19 +36,44 @@ struct Location {
 };
 
 /// One link of an explanation: "'rank' is set from 'pg->getRank()'" there.
+/// A step without a location stands for links left out of a long chain.
 struct Step {
   Location At;
   std::string Message;
 };
 
+/// Explanations longer than this are shortened: their first links (what the
+/// condition reads) and last links (the source of the rank) are kept, the
+/// middle becomes one step "... N more steps ...".
+inline constexpr size_t MaxChainSteps = 10;
+
+/// \p Chain, shortened to at most MaxChainSteps steps. Steps that already
+/// stand for left-out links (from another TU's chain) count as many.
+std::vector<Step> shortenChain(std::vector<Step> Chain);
+
 /// A node of a located summary. Kids index the TU's node table.
 struct NodeRecord {
   enum class Kind { Empty, Op, Seq, Choice, LoopBack, Call };
   Kind K = Kind::Empty;
-  /// Op: the collective; Call: the callee's USR.
+  /// Op: the collective; Call: the callee's USR, or for a virtual call
+  /// "dispatch:" and the USR of the method the static type names; Choice:
+  /// the uniform decision it is made by (a key of TUSummary::Decisions), or
+  /// empty.
   std::string Name;
   Location At;
   std::vector<unsigned> Kids;
+  /// A decision that is a loop's test: 1 + the index of the body's kid.
+  unsigned LoopBody = 0;
+};
+
+/// A test with the same outcome on every rank, that choices are made by
+/// (core/UniformDecisions.h).
+struct DecisionRecord {
+  std::string Key;
+  Location At;
+  /// The test as written, and what each of its outcomes means.
+  std::string Text;
+  std::vector<std::string> Values;
 };
 
 struct FunctionRecord {
@@ -55,6 +81,13 @@ struct FunctionRecord {
   std::string Name;
   Location At;
   unsigned Summary = 0; ///< Node index.
+};
+
+/// A virtual method defined in the TU and the methods it overrides, at any
+/// depth: a virtual call of any of those can run its body.
+struct OverrideRecord {
+  std::string Key; ///< USR
+  std::vector<std::string> Overrides;
 };
 
 /// A rank-dependent branch with the sides' summaries up to their join.
@@ -77,6 +110,12 @@ struct BranchRecord {
   Location Site;
   Location EarlyExit;
   std::string EarlyExitKind;
+  /// The collective's call did not compile and was matched by name: where,
+  /// and why.
+  Location ByNameAt;
+  std::string ByNameNote;
+  /// Decided in phase 1 for one outcome of a uniform test: that test.
+  Step Uniform;
 };
 
 /// How a value depends on the rank and on a function's inputs, as phase 1
@@ -132,13 +171,19 @@ struct Dependency {
   std::string Hash;
 };
 
-/// A function whose analysis ran out of its budget: nothing in it is
-/// reported.
+llvm::json::Value toJSON(const Dependency &D);
+bool fromJSON(const llvm::json::Value &V, Dependency &D, llvm::json::Path P);
+
+/// A function that was not analysed, so nothing in it is reported: its
+/// analysis ran out of its budget (Reason empty), or its body did not
+/// compile (Reason says how; Key is its USR, for calls from other TUs).
 struct SkippedRecord {
   std::string Function;
   Location At;
   unsigned Budget = 0;
   unsigned Branches = 0;
+  std::string Reason;
+  std::string Key;
 };
 
 struct TUSummary {
@@ -149,7 +194,15 @@ struct TUSummary {
   std::vector<Dependency> Dependencies;
   /// Set when the TU did not parse: no analysis was done.
   std::string Error;
+  /// Compile errors of a TU that parsed: it was analysed anyway, and its
+  /// functions that did not compile are in Skipped. The first error, and
+  /// where it is.
+  unsigned CompileErrors = 0;
+  std::string FirstError;
+  Location FirstErrorAt;
   std::vector<NodeRecord> Nodes;
+  /// The uniform decisions the nodes name.
+  std::vector<DecisionRecord> Decisions;
   std::vector<std::string> Barriers;
   std::vector<FunctionRecord> Functions;
   std::vector<BranchRecord> Branches;
@@ -161,10 +214,12 @@ struct TUSummary {
   /// elsewhere.
   std::vector<std::string> Defines;
   std::vector<std::string> Calls;
+  /// The overrides defined here.
+  std::vector<OverrideRecord> Overrides;
   /// Functions of other TUs that this TU, not having their summaries, took
   /// to return a rank-dependent value (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;
-  /// Functions skipped for the analysis budget.
+  /// Functions skipped for the analysis budget or for compile errors.
   std::vector<SkippedRecord> Skipped;
 };
 

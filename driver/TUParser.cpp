@@ -1,6 +1,8 @@
 //===--- TUParser.cpp - Parse one TU and summarise it ---------------------===//
 
 #include "TUParser.h"
+#include "ParseArguments.h"
+#include "SharedPreamble.h"
 #include "SummaryCache.h"
 #include "TUSummarizer.h"
 #include "clang/AST/ASTContext.h"
@@ -19,10 +21,6 @@ using namespace clang;
 namespace ddp::driver {
 namespace {
 
-#ifndef DDP_CLANG_RESOURCE_DIR
-#define DDP_CLANG_RESOURCE_DIR ""
-#endif
-
 /// Keeps the first error, counts the rest, prints nothing.
 class ErrorCollector : public DiagnosticConsumer {
 public:
@@ -35,17 +33,29 @@ public:
       return;
     llvm::SmallString<128> Text;
     Info.FormatDiagnostic(Text);
-    First = Text.str().str();
+    Message = Text.str().str();
+    First = Message;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getExpansionLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(Loc);
+      if (P.isValid()) {
         First = fmt::format("{}:{}:{}: {}", P.getFilename(), P.getLine(),
                             P.getColumn(), First);
+        At.Line = P.getLine();
+        At.Column = P.getColumn();
+        At.File = P.getFilename();
+        if (OptionalFileEntryRef Entry =
+                SM.getFileEntryRefForID(SM.getFileID(Loc)))
+          if (!Entry->getFileEntry().tryGetRealPathName().empty())
+            At.File = Entry->getFileEntry().tryGetRealPathName().str();
+      }
     }
   }
   unsigned Errors = 0;
-  std::string First;
+  /// The first error: with its location, without it, and where it is.
+  std::string First, Message;
+  Location At;
 };
 
 } // namespace
@@ -55,7 +65,8 @@ ParsedTU::ParsedTU(ParsedTU &&) = default;
 ParsedTU &ParsedTU::operator=(ParsedTU &&) = default;
 ParsedTU::~ParsedTU() = default;
 
-ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
+ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command,
+                         const Preamble *Against) {
   ParsedTU Out;
   // A database that answers with exactly this command.
   class Single : public tooling::CompilationDatabase {
@@ -85,24 +96,16 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
   Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
   Tool.appendArgumentsAdjuster(
       tooling::getClangStripDependencyFileAdjuster());
-  // Built outside the LLVM tree, the tool would look for Clang's own headers
-  // (stddef.h, ...) beside itself: point it at the release's.
-  llvm::StringRef ResourceDir = DDP_CLANG_RESOURCE_DIR;
-  bool HasResourceDir = llvm::any_of(Command.CommandLine, [](const auto &A) {
-    return llvm::StringRef(A).starts_with("-resource-dir");
-  });
-  if (!ResourceDir.empty() && !HasResourceDir)
-    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        ("-resource-dir=" + ResourceDir).str().c_str(),
-        tooling::ArgumentInsertPosition::END));
-  // No "N errors generated." on stderr: the driver reports the TU itself.
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  appendParseAdjusters(Tool, Command);
+  if (Against)
+    Tool.appendArgumentsAdjuster(Against->parseAdjuster());
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
-  int Status = Tool.buildASTs(ASTs);
-  if (Errors.Errors > 0 || Status != 0 || ASTs.size() != 1 || !ASTs[0]) {
+  Tool.buildASTs(ASTs);
+  // A TU with compile errors is analysed as far as it compiled, as
+  // clang-tidy does; only one that did not parse at all is an input error.
+  if (ASTs.size() != 1 || !ASTs[0]) {
     Out.Error = Errors.First.empty() ? "the compiler could not run"
                                      : Errors.First;
     if (Errors.Errors > 1)
@@ -110,11 +113,16 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command) {
                                Errors.Errors > 2 ? "s" : "");
     return Out;
   }
+  Out.CompileErrors = Errors.Errors;
+  Out.FirstError = Errors.Message;
+  Out.FirstErrorAt = Errors.At;
   Out.AST = std::move(ASTs[0]);
   // The unit keeps its diagnostics engine, whose client is Errors: detach.
   Out.AST->getDiagnostics().setClient(new DiagnosticConsumer(),
                                       /*ShouldOwnClient=*/true);
   Out.Dependencies = dependenciesOf(Out.AST->getSourceManager());
+  if (Against)
+    Against->addDependencies(Out.Dependencies);
   return Out;
 }
 
@@ -127,6 +135,9 @@ TUSummary ParsedTU::summarize(const AnalysisOptions &Opts,
   }
   TUSummary Out = summarizeTU(AST->getASTContext(), Opts, Imports);
   Out.Dependencies = Dependencies;
+  Out.CompileErrors = CompileErrors;
+  Out.FirstError = FirstError;
+  Out.FirstErrorAt = FirstErrorAt;
   return Out;
 }
 

@@ -14,19 +14,27 @@ class ASTUnit;
 
 namespace ddp::driver {
 
+struct Preamble;
+
 /// A parsed TU. Kept between the rounds of phase 1 where memory allows, so
 /// that analysing it again with facts from other TUs does not parse it
 /// again.
 class ParsedTU {
 public:
-  /// Parses \p Command's file. On failure, error() says why ("a.cpp:3:5:
-  /// unknown type name 'x' (and 2 more errors)").
-  static ParsedTU parse(const clang::tooling::CompileCommand &Command);
+  /// Parses \p Command's file; \p Against, a usable preamble its leading
+  /// includes begin with, is loaded in place of parsing them. If it did not
+  /// parse at all, error() says why ("a.cpp:3:5: unknown type name 'x' (and
+  /// 2 more errors)"); a TU with compile errors parses, and its summary
+  /// counts them.
+  static ParsedTU parse(const clang::tooling::CompileCommand &Command,
+                        const Preamble *Against = nullptr);
   ParsedTU(ParsedTU &&);
   ParsedTU &operator=(ParsedTU &&);
   ~ParsedTU();
 
   const std::string &error() const { return Error; }
+  /// Errors in a TU that parsed (code for another release, say).
+  unsigned compileErrors() const { return CompileErrors; }
   /// Phase 1 on the parsed TU, with the facts \p Imports from other TUs.
   TUSummary summarize(const AnalysisOptions &Opts,
                       const std::vector<FactRecord> &Imports) const;
@@ -36,6 +44,9 @@ private:
   std::unique_ptr<clang::ASTUnit> AST;
   std::vector<Dependency> Dependencies;
   std::string Error;
+  unsigned CompileErrors = 0;
+  std::string FirstError;
+  Location FirstErrorAt;
 };
 
 } // namespace ddp::driver

@@ -1,10 +1,11 @@
 //===--- TUSummarizer.cpp - Phase 1: one TU's analysis, as a summary ------===//
 
 #include "TUSummarizer.h"
+#include "core/ClassHierarchy.h"
 #include "core/TranslationUnitAnalysis.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseMap.h"
@@ -38,8 +39,15 @@ public:
     auto [It, New] = Paths.try_emplace(File.getHashValue());
     if (New) {
       if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+        // Symbolic links resolved: a parse records that path for the files
+        // it opens, but a header loaded from a preamble was not opened.
+        llvm::SmallString<256> Resolved;
         llvm::StringRef Real = Entry->getFileEntry().tryGetRealPathName();
-        It->second = Real.empty() ? Entry->getName().str() : Real.str();
+        if (!SM.getFileManager().getVirtualFileSystem().getRealPath(
+                Entry->getName(), Resolved))
+          It->second = std::string(Resolved);
+        else
+          It->second = Real.empty() ? Entry->getName().str() : Real.str();
       }
     }
     L.File = It->second;
@@ -50,13 +58,14 @@ public:
     return L;
   }
 
+  /// The whole chain back to its source (a cycle stops it), shortened in
+  /// the middle if it is long.
   std::vector<Step> why(const Origin *O) {
     std::vector<Step> Steps;
     llvm::DenseSet<const Origin *> Seen;
     // A placeholder stands for what a caller passes: the caller's own
     // explanation goes on from there.
-    for (; O && !O->Input && Steps.size() < 8 && Seen.insert(O).second;
-         O = O->Cause) {
+    for (; O && !O->Input && Seen.insert(O).second; O = O->Cause) {
       Step S;
       S.Message = O->Message;
       if (O->Loc.isValid())
@@ -67,7 +76,7 @@ public:
         continue;
       Steps.push_back(std::move(S));
     }
-    return Steps;
+    return shortenChain(std::move(Steps));
   }
 
   /// \p D as a record: its explanation, and the input it ends at.
@@ -110,17 +119,25 @@ public:
       break;
     case SummaryNode::Kind::Choice:
       R.K = NodeRecord::Kind::Choice;
+      R.LoopBody = N->getLoopBody();
+      if (!N->getDecision().empty())
+        decision(N->getDecision());
       break;
     case SummaryNode::Kind::LoopBack:
       R.K = NodeRecord::Kind::LoopBack;
       break;
-    case SummaryNode::Kind::Call:
+    case SummaryNode::Kind::Call: {
       R.K = NodeRecord::Kind::Call;
-      Calls.insert(N->getOp());
+      llvm::StringRef Key = N->getOp();
+      Key.consume_front(AnalysisContext::DispatchPrefix);
+      Calls.insert(Key);
       break;
     }
+    }
     R.Name = N->getOp().str();
-    R.At = location(Ctx.tagLoc(N->getTag()));
+    // A choice's tag is not a location (it marks a loop's test).
+    if (N->getKind() != SummaryNode::Kind::Choice)
+      R.At = location(Ctx.tagLoc(N->getTag()));
     Out.Nodes.push_back(std::move(R));
     return Index[N] = Out.Nodes.size() - 1;
   }
@@ -128,6 +145,22 @@ public:
   llvm::StringSet<> Calls;
 
 private:
+  /// Records what the decision \p Key tests, once.
+  void decision(llvm::StringRef Key) {
+    if (!Decisions.insert(Key).second)
+      return;
+    const DecisionInfo *Info = Ctx.Decisions.info(Key);
+    if (!Info)
+      return;
+    DecisionRecord D;
+    D.Key = Key.str();
+    D.At = location(Info->Shown->getBeginLoc());
+    D.Text = Info->Text;
+    D.Values = Info->Values;
+    Out.Decisions.push_back(std::move(D));
+  }
+  llvm::StringSet<> Decisions;
+
   static Location parseElsewhere(llvm::StringRef Text) {
     // "file:line:column", the file possibly holding ':'.
     Location L;
@@ -229,7 +262,14 @@ std::string displayName(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (MD->getParent()->isLambda())
       return "lambda";
-  return FD->getQualifiedNameAsString();
+  // "fw::NcclImpl::AllReduce", without "(anonymous namespace)::" or inline
+  // namespaces, which the user never writes.
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  FD->printQualifiedName(OS, Policy);
+  return Name;
 }
 
 const char *shapeName(Finding::Shape S) {
@@ -238,6 +278,10 @@ const char *shapeName(Finding::Shape S) {
     return "loop";
   case Finding::Shape::Switch:
     return "switch";
+  case Finding::Shape::UnevenList:
+    return "list";
+  case Finding::Shape::Handler:
+    return "handler";
   case Finding::Shape::Branch:
     break;
   }
@@ -270,6 +314,17 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     if (Key.empty())
       continue;
     Out.Defines.push_back(Key);
+    // A virtual call of a method it overrides, in any TU, can run it.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FA->decl());
+        MD && MD->isVirtual()) {
+      OverrideRecord O;
+      O.Key = Key;
+      for (const CXXMethodDecl *Base : overriddenMethods(MD))
+        if (std::string BaseKey = usrOf(Base); !BaseKey.empty())
+          O.Overrides.push_back(std::move(BaseKey));
+      if (!O.Overrides.empty())
+        Out.Overrides.push_back(std::move(O));
+    }
     const SummaryNode *Located = FA->locatedSummary();
     if (Located->isInert())
       continue;
@@ -296,16 +351,28 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
     if (Decided) {
       B.Op = F.Op;
       B.IsBarrier = F.IsBarrier;
-      B.Site = Rec.location(F.Site->getExprLoc());
+      B.Site = Rec.location(calledNameLoc(F.Site));
       B.EarlyExit = Rec.location(F.EarlyExit);
       B.EarlyExitKind = F.EarlyExitKind;
+      if (F.Uniform) {
+        B.Uniform.At = Rec.location(F.Uniform->getBeginLoc());
+        B.Uniform.Message = explainOutcome(F.UniformText, F.UniformValue);
+      }
+      if (F.ByNameLoc.isValid()) {
+        B.ByNameAt = Rec.location(F.ByNameLoc);
+        B.ByNameNote = F.ByNameNote;
+      }
     }
     Out.Branches.push_back(std::move(B));
   };
   for (const FunctionAnalysis *FA : TU.skipped())
-    Out.Skipped.push_back({displayName(FA->decl()),
-                           Rec.location(FA->decl()->getLocation()),
-                           Opts.AnalysisBudget, FA->divergentBranchCount()});
+    Out.Skipped.push_back(
+        {displayName(FA->decl()), Rec.location(FA->decl()->getLocation()),
+         Opts.AnalysisBudget, FA->divergentBranchCount(), "", ""});
+  for (const FunctionDecl *FD : TU.broken())
+    Out.Skipped.push_back({displayName(FD), Rec.location(FD->getLocation()), 0,
+                           0, describe(Ctx.distrust(FD)),
+                           usrOf(FD->getCanonicalDecl())});
   for (const Finding &F : TU.findings())
     Record(F, true);
   for (const Finding &F : TU.deferred())

@@ -16,7 +16,8 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDDP_LLVM_VERSION="$major" -DDDP_FUZZ=ON -DBUILD_TESTING=OFF \
   -DCMAKE_CXX_FLAGS="$sanitizers -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-targets=(summary_file baseline check_options compile_database)
+targets=(summary_file baseline check_options compile_database
+  preamble_record leading_includes)
 ninja -C "$build" -j"$(nproc)" "${targets[@]/%/_fuzzer}"
 
 work=$(mktemp -d)

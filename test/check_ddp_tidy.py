@@ -8,8 +8,12 @@ into the host clang-tidy and through ddp-clang-tidy, and both must agree.
 
 usage: check_ddp_tidy.py --plugin=LIB --host-tidy=BIN --builtin=BIN
                          --filecheck=BIN [--tool=plugin|builtin|both]
+                         [--expect-compile-errors]
                          INPUT CHECK TEMP [-- TIDY-ARGS... [-- COMPILER-ARGS...]]
 A file without CHECK-MESSAGES or CHECK-NOTES must draw no warning at all.
+With --expect-compile-errors the file does not compile: clang-tidy must
+print its compile errors and exit with 1 (not crash), and the checks'
+diagnostics are verified as usual, without the errors.
 """
 import argparse
 import os
@@ -47,6 +51,7 @@ def main():
     parser.add_argument("--filecheck", required=True)
     parser.add_argument("--tool", default="both",
                         choices=["plugin", "builtin", "both"])
+    parser.add_argument("--expect-compile-errors", action="store_true")
     parser.add_argument("input")
     parser.add_argument("check")
     parser.add_argument("temp")
@@ -90,7 +95,20 @@ def main():
         diags = [line.replace(temp, "INPUT") for line in out.splitlines()
                  if re.search(r": (warning|error|note):", line)
                  and "note: FIX-IT applied" not in line]
-        if any(re.search(r": error:", line) for line in diags) or code not in (0, 1):
+        errors = [line for line in diags if re.search(r": error:", line)]
+        if args.expect_compile_errors:
+            if code != 1 or not errors:
+                fail("%s: expected compile errors and exit 1, got exit %d:"
+                     "\n%s\n%s" % (name, code, out, err))
+            # The errors, and the notes that belong to them.
+            kept, in_error = [], False
+            for line in diags:
+                if ": note:" not in line:
+                    in_error = re.search(r": error:", line) is not None
+                if not in_error:
+                    kept.append(line)
+            diags = kept
+        elif errors or code not in (0, 1):
             fail("%s: clang-tidy failed (exit %d):\n%s\n%s" %
                  (name, code, out, err))
         text = "\n".join(diags) + "\n"

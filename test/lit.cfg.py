@@ -27,7 +27,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(config.llvm_root, "bin"), config.environment.get("PATH", "")])
-for var in ("HOME", "TMPDIR", "CI", "SARIF_MULTITOOL"):
+for var in ("HOME", "TMPDIR", "CI", "SARIF_MULTITOOL", "DDP_EXAMPLES_RUNTIME_CACHE"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -3,11 +3,13 @@
 #include "core/AnalysisContext.h"
 #include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -28,6 +30,7 @@ AnalysisContext::AnalysisContext(ASTContext &AST, const AnalysisOptions &Opts)
   Catalogue.addList(Opts.PointToPoint, CallRole::PointToPoint);
   Catalogue.addList(Opts.RankSources, CallRole::RankSource);
   Catalogue.addList(Opts.UniformSources, CallRole::UniformSource);
+  TUHasErrors = AST.getDiagnostics().hasErrorOccurred();
   std::string Error;
   RankNameValid = !Opts.RankNamePattern.empty() && RankName.isValid(Error);
   addNames(RankEnvVars, Opts.RankEnvVars);
@@ -246,13 +249,56 @@ bool AnalysisContext::isAnalysable(const FunctionDecl *FD) const {
   if (!FD)
     return false;
   const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
-      Def->isInvalidDecl())
+  if (!Def || !Def->hasBody() || Def->isDependentContext())
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
     if (MD->getParent()->isLambda() && MD->getParent()->isDependentContext())
       return false;
-  return !isLibraryDecl(Def);
+  return !isLibraryDecl(Def) && distrust(Def) == Distrust::None;
+}
+
+Distrust AnalysisContext::distrust(const FunctionDecl *Def) const {
+  auto It = Distrusts.find(Def);
+  if (It != Distrusts.end())
+    return It->second;
+  Distrust Why = distrustOf(Def, TUHasErrors, [&](llvm::StringRef Name) {
+    return Catalogue.communicates(Name) || isUserFunctionName(Name);
+  });
+  Distrusts[Def] = Why;
+  return Why;
+}
+
+namespace {
+/// The names of the user's function definitions.
+class FunctionNames : public UserCodeVisitor<FunctionNames> {
+public:
+  using UserCodeVisitor::UserCodeVisitor;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->getDeclName().isIdentifier())
+      Names.insert(FD->getName());
+    return true;
+  }
+  llvm::StringSet<> Names;
+};
+} // namespace
+
+bool AnalysisContext::isUserFunctionName(llvm::StringRef Name) const {
+  if (!UserFunctionNames) {
+    FunctionNames Finder(*this);
+    Finder.TraverseDecl(AST.getTranslationUnitDecl());
+    UserFunctionNames = std::move(Finder.Names);
+  }
+  return UserFunctionNames->contains(Name);
+}
+
+bool AnalysisContext::isBrokenUserFunction(const FunctionDecl *FD) const {
+  if (!FD)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+      isLibraryDecl(Def))
+    return false;
+  return distrust(Def) != Distrust::None;
 }
 
 bool AnalysisContext::isExternalUserFunction(const FunctionDecl *FD) const {

@@ -4,17 +4,21 @@
 #define DDP_CORE_ANALYSISCONTEXT_H
 
 #include "core/AnalysisOptions.h"
+#include "core/BrokenCode.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/CollectiveSummary.h"
 #include "core/Dependence.h"
 #include "core/GradientSync.h"
 #include "core/Origin.h"
+#include "core/UniformDecisions.h"
+#include "core/UnresolvedCalls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 #include <deque>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -113,6 +117,8 @@ public:
   /// guard, or with the sync flag false): never collectives.
   llvm::DenseSet<const clang::CallExpr *> UnsyncedBackwards;
   SummaryContext Summaries;
+  /// The uniform decisions summaries name, and what each tests.
+  DecisionTable Decisions;
   RankFacts Facts;
   /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,
   /// or a parameter hook that issues collectives): backward() synchronises.
@@ -124,6 +130,12 @@ public:
   /// When set, a call of a user function whose body is elsewhere becomes a
   /// Call node in summaries instead of issuing nothing.
   std::function<std::string(const clang::FunctionDecl *)> ExternalKey;
+  /// Driver mode: the key of a virtual call of \p Method, which the driver
+  /// resolves to every body the call can dispatch to, in any TU.
+  static constexpr llvm::StringLiteral DispatchPrefix = "dispatch:";
+  std::string dispatchKey(const clang::FunctionDecl *Method) const {
+    return DispatchPrefix.str() + ExternalKey(Method);
+  }
   /// True if \p FD is a user function whose body is not in this TU: the
   /// driver finds it in another.
   bool isExternalUserFunction(const clang::FunctionDecl *FD) const;
@@ -189,8 +201,25 @@ public:
   /// True for declarations in library namespaces or system headers: their
   /// behaviour comes from the catalogue, not from their bodies.
   bool isLibraryDecl(const clang::Decl *D) const;
-  /// True if \p FD has a body that the analysis should look into.
+  /// True if \p FD has a body that the analysis should look into: the
+  /// user's, not a template's, and one it can trust (see BrokenCode.h).
   bool isAnalysable(const clang::FunctionDecl *FD) const;
+  /// Why the definition \p Def cannot be trusted, or Distrust::None.
+  /// Memoised.
+  Distrust distrust(const clang::FunctionDecl *Def) const;
+  /// True if \p FD is the user's function with a body, left out because the
+  /// body cannot be trusted: what a call of it issues is unknown.
+  bool isBrokenUserFunction(const clang::FunctionDecl *FD) const;
+
+  /// The TU had compile errors: bodies are checked for dropped statements.
+  bool TUHasErrors = false;
+  /// Calls that did not compile, matched to the catalogue by name.
+  UnresolvedCalls Unresolved;
+  /// True if \p Name is the name of one of the user's functions with a body
+  /// (analysed or not): a call that did not compile and has this name may
+  /// be a call of it. Found on the first question (only code with errors
+  /// asks).
+  bool isUserFunctionName(llvm::StringRef Name) const;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -204,6 +233,8 @@ private:
   llvm::StringSet<> RankEnvVars;
   llvm::StringSet<> LibraryNamespaces;
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
+  mutable std::optional<llvm::StringSet<>> UserFunctionNames;
 };
 
 } // namespace ddp

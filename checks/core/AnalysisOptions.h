@@ -25,7 +25,8 @@ struct AnalysisOptions {
   std::string RankEnvVars = "RANK;LOCAL_RANK;NODE_RANK;GROUP_RANK;ROLE_RANK;"
                             "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_LOCAL_RANK;"
                             "PMI_RANK;PMIX_RANK;SLURM_PROCID;SLURM_LOCALID;"
-                            "MV2_COMM_WORLD_RANK";
+                            "MV2_COMM_WORLD_RANK;MV2_COMM_WORLD_LOCAL_RANK;"
+                            "FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID";
   /// Treat values read from tensors this rank computed (loss.item()) as
   /// rank-dependent unless the tensor went through a collective: a NaN or
   /// an early-stopping test on one rank's loss.

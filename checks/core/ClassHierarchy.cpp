@@ -2,7 +2,9 @@
 
 #include "core/ClassHierarchy.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -28,6 +30,42 @@ static bool searchBases(const CXXRecordDecl *RD,
 bool isOrDerivesFrom(const CXXRecordDecl *RD,
                      llvm::function_ref<bool(const CXXRecordDecl *)> Matches) {
   return searchBases(RD, Matches, 0);
+}
+
+llvm::SmallVector<const CXXMethodDecl *, 4>
+overriddenMethods(const CXXMethodDecl *MD) {
+  llvm::SmallVector<const CXXMethodDecl *, 4> Out;
+  llvm::SmallPtrSet<const CXXMethodDecl *, 8> Seen;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Work{MD};
+  while (!Work.empty() && Out.size() < 64) {
+    const CXXMethodDecl *M = Work.pop_back_val();
+    for (const CXXMethodDecl *Base : M->overridden_methods()) {
+      Base = Base->getCanonicalDecl();
+      if (Seen.insert(Base).second) {
+        Out.push_back(Base);
+        Work.push_back(Base);
+      }
+    }
+  }
+  return Out;
+}
+
+const CXXMethodDecl *dispatchedMethod(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!Call)
+    return nullptr;
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  if (!MD || !MD->isVirtual() || MD->isInvalidDecl())
+    return nullptr;
+  if (const auto *Member =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()))
+    if (Member->hasQualifier())
+      return nullptr;
+  const Expr *Object = Call->getImplicitObjectArgument();
+  if (!Object || Object->containsErrors() ||
+      MD->getDevirtualizedMethod(Object, /*IsAppleKext=*/false))
+    return nullptr;
+  return MD;
 }
 
 } // namespace ddp

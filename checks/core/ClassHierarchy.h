@@ -5,8 +5,13 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace clang {
+class CXXMemberCallExpr;
+class CXXMethodDecl;
 class CXXRecordDecl;
+class Expr;
 } // namespace clang
 
 namespace ddp {
@@ -16,6 +21,16 @@ namespace ddp {
 bool isOrDerivesFrom(const clang::CXXRecordDecl *RD,
                      llvm::function_ref<bool(const clang::CXXRecordDecl *)>
                          Matches);
+
+/// The methods \p MD overrides, directly or through intermediate classes.
+llvm::SmallVector<const clang::CXXMethodDecl *, 4>
+overriddenMethods(const clang::CXXMethodDecl *MD);
+
+/// The virtual method \p Call dispatches on the dynamic type of its object,
+/// or null if the call is direct: not virtual, qualified (`Base::f()`), or
+/// on an object whose dynamic type is known (a local object, a `final`
+/// class or method).
+const clang::CXXMethodDecl *dispatchedMethod(const clang::Expr *Call);
 
 } // namespace ddp
 

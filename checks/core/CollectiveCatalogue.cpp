@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -131,6 +132,35 @@ CollectiveCatalogue::classify(const FunctionDecl *FD) const {
 
 const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const {
   return classify(Call->getDirectCallee());
+}
+
+bool CollectiveCatalogue::communicates(llvm::StringRef Name) const {
+  auto Communicates = [](const Compiled &C) {
+    CallRole R = C.Entry.Role;
+    return isCollectiveRole(R) || R == CallRole::PointToPoint ||
+           R == CallRole::GradientSync || R == CallRole::ArmsGradSync;
+  };
+  auto It = ByName.find(Name);
+  if (It != ByName.end())
+    for (unsigned Index : It->second)
+      if (Communicates(Entries[Index]))
+        return true;
+  for (unsigned Index : Globbed)
+    if (Communicates(Entries[Index]) && Entries[Index].NameGlob->match(Name))
+      return true;
+  return false;
+}
+
+const CatalogueEntry *
+CollectiveCatalogue::lookupName(llvm::StringRef Qualifier,
+                                llvm::StringRef Name) const {
+  auto It = ByName.find(Name);
+  if (It == ByName.end() || Qualifier.empty())
+    return nullptr;
+  for (unsigned Index : llvm::reverse(It->second))
+    if (Entries[Index].Qualifier == Qualifier)
+      return &Entries[Index].Entry;
+  return nullptr;
 }
 
 } // namespace ddp

@@ -86,6 +86,14 @@ public:
   /// The entry that describes a call to \p Callee, or null.
   const CatalogueEntry *classify(const clang::FunctionDecl *Callee) const;
   const CatalogueEntry *classify(const clang::CallExpr *Call) const;
+  /// True if some entry named \p Name (its last component) communicates:
+  /// a collective, barrier, point-to-point call, gradient synchronisation.
+  bool communicates(llvm::StringRef Name) const;
+  /// The newest entry for \p Name whose pattern's qualifier is \p Qualifier
+  /// ("c10d::ProcessGroup", "c10d::ops"): for calls that did not resolve,
+  /// matched by name (see UnresolvedCalls).
+  const CatalogueEntry *lookupName(llvm::StringRef Qualifier,
+                                   llvm::StringRef Name) const;
 
 private:
   struct Compiled {

@@ -99,7 +99,10 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
   for (const SummaryNode *Alt : Alternatives) {
     if (!Alt)
       continue;
-    if (Alt->getKind() == SummaryNode::Kind::Choice)
+    // A uniform decision stays whole: merging its alternatives with others
+    // would lose that every rank takes the same one.
+    if (Alt->getKind() == SummaryNode::Kind::Choice &&
+        Alt->getDecision().empty())
       Flat.append(Alt->children().begin(), Alt->children().end());
     else
       Flat.push_back(Alt);
@@ -160,6 +163,76 @@ SummaryContext::choice(llvm::ArrayRef<const SummaryNode *> Alternatives) {
   return seq(Result);
 }
 
+const SummaryNode *
+SummaryContext::decision(llvm::StringRef Key,
+                         llvm::ArrayRef<const SummaryNode *> Alternatives,
+                         unsigned LoopBody) {
+  llvm::SmallVector<const SummaryNode *, 4> Alts;
+  for (const SummaryNode *Alt : Alternatives)
+    if (Alt)
+      Alts.push_back(Alt);
+  if (Alts.size() != Alternatives.size() || Key.empty() ||
+      LoopBody > Alts.size())
+    return choice(Alts); // Not a complete decision: the set is all we know.
+  if (llvm::all_equal(Alts))
+    return Alts.front();
+  if (llvm::all_of(Alts, [](const SummaryNode *A) { return A->isInert(); }))
+    return Empty;
+  // What every alternative starts or ends with is issued whichever is taken.
+  // Not for a loop's test: restricted to "runs", its alternatives become the
+  // body followed by the exit (UniformDecisions.cpp), which a factored
+  // prefix would break.
+  if (LoopBody == 0) {
+    llvm::SmallVector<llvm::SmallVector<const SummaryNode *, 8>, 4> Parts;
+    for (const SummaryNode *Alt : Alts)
+      Parts.push_back(topLevelParts(Alt));
+    size_t Shortest = llvm::min_element(Parts, [](const auto &A, const auto &B) {
+                        return A.size() < B.size();
+                      })->size();
+    size_t Prefix = 0;
+    while (Prefix < Shortest && llvm::all_of(Parts, [&](const auto &P) {
+             return P[Prefix] == Parts[0][Prefix];
+           }))
+      ++Prefix;
+    size_t Suffix = 0;
+    while (Suffix < Shortest - Prefix && llvm::all_of(Parts, [&](const auto &P) {
+             return P[P.size() - 1 - Suffix] ==
+                    Parts[0][Parts[0].size() - 1 - Suffix];
+           }))
+      ++Suffix;
+    if (Prefix != 0 || Suffix != 0) {
+      llvm::SmallVector<const SummaryNode *, 4> Middles;
+      for (const auto &P : Parts)
+        Middles.push_back(seq(llvm::ArrayRef<const SummaryNode *>(P).slice(
+            Prefix, P.size() - Prefix - Suffix)));
+      llvm::SmallVector<const SummaryNode *, 8> Result(
+          Parts[0].begin(), Parts[0].begin() + Prefix);
+      Result.push_back(decision(Key, Middles));
+      Result.append(Parts[0].end() - Suffix, Parts[0].end());
+      return seq(Result);
+    }
+  }
+  return intern(SummaryNode::Kind::Choice, Key, LoopBody, Alts);
+}
+
+const SummaryNode *SummaryContext::plain(const SummaryNode *N) {
+  if (!N)
+    return nullptr;
+  if (N->getKind() != SummaryNode::Kind::Seq &&
+      N->getKind() != SummaryNode::Kind::Choice)
+    return N;
+  auto It = Plain.find(N);
+  if (It != Plain.end())
+    return It->second;
+  llvm::SmallVector<const SummaryNode *, 8> Kids;
+  for (const SummaryNode *Kid : N->children())
+    Kids.push_back(plain(Kid));
+  const SummaryNode *Result =
+      N->getKind() == SummaryNode::Kind::Seq ? seq(Kids) : choice(Kids);
+  Plain[N] = Result;
+  return Result;
+}
+
 const SummaryNode *SummaryContext::only(const SummaryNode *N,
                                         bool KeepBarriers) {
   if (!N)
@@ -182,7 +255,10 @@ const SummaryNode *SummaryContext::only(const SummaryNode *N,
     llvm::SmallVector<const SummaryNode *, 8> Kids;
     for (const SummaryNode *Kid : N->children())
       Kids.push_back(only(Kid, KeepBarriers));
-    Result = N->getKind() == SummaryNode::Kind::Seq ? seq(Kids) : choice(Kids);
+    Result = N->getKind() == SummaryNode::Kind::Seq ? seq(Kids)
+             : N->getDecision().empty()
+                 ? choice(Kids)
+                 : decision(N->getDecision(), Kids, N->getLoopBody());
     break;
   }
   }

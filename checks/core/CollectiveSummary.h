@@ -25,6 +25,12 @@
 
 namespace ddp {
 
+/// The operation that stands for whatever code that did not compile may
+/// issue: a call of the user's function whose body the analysis cannot
+/// trust, or a call that did not compile and is named like one. A branch
+/// whose sides may issue it is not compared (nothing is known to differ).
+inline constexpr llvm::StringLiteral UnknownOp = "<code that did not compile>";
+
 class SummaryNode : public llvm::FoldingSetNode {
 public:
   /// Call: a call of a function whose body is not in this translation unit,
@@ -33,8 +39,16 @@ public:
 
   Kind getKind() const { return K; }
   /// For Op: the collective's display name ("allreduce"); for Call: the
-  /// callee's key.
+  /// callee's key; for a Choice made by a uniform decision: the decision's
+  /// key (see UniformDecisions.h), else "".
   llvm::StringRef getOp() const { return Op; }
+  /// The uniform decision a Choice is made by, or "" for a plain choice.
+  llvm::StringRef getDecision() const {
+    return K == Kind::Choice ? Op : llvm::StringRef();
+  }
+  /// For a decision that is a loop's test: 1 + the index of the alternative
+  /// that runs the body; 0 for other decisions.
+  unsigned getLoopBody() const { return K == Kind::Choice ? Tag : 0; }
   /// For Op and Call nodes of located summaries: where the call is (an index
   /// the creator assigns); 0 in the summaries that are compared.
   unsigned getTag() const { return Tag; }
@@ -107,6 +121,14 @@ public:
   /// The alternatives \p Alternatives; nested choices are flattened, duplicates
   /// removed and the order made canonical.
   const SummaryNode *choice(llvm::ArrayRef<const SummaryNode *> Alternatives);
+  /// The alternatives of a uniform decision (a branch or loop test with the
+  /// same value on every rank that evaluates it), named \p Key, in the
+  /// decision's canonical order (UniformDecisions.h). Such a choice is not
+  /// merged with others: which alternative runs is the same on every rank.
+  /// \p LoopBody: 1 + the index of the loop body's alternative, or 0.
+  const SummaryNode *decision(llvm::StringRef Key,
+                              llvm::ArrayRef<const SummaryNode *> Alternatives,
+                              unsigned LoopBody = 0);
 
   /// Marks \p Op as a barrier (a collective that only synchronises).
   void markBarrier(llvm::StringRef Op) { Barriers.insert(Op); }
@@ -115,6 +137,9 @@ public:
   /// \p N with only its barriers (\p KeepBarriers) or only its other
   /// collectives. Memoised per node.
   const SummaryNode *only(const SummaryNode *N, bool KeepBarriers);
+  /// \p N with its decisions made plain choices: the set of sequences it can
+  /// issue, which is what sides are compared on first. Memoised per node.
+  const SummaryNode *plain(const SummaryNode *N);
 
 private:
   const SummaryNode *intern(SummaryNode::Kind K, llvm::StringRef Op,
@@ -129,6 +154,7 @@ private:
   llvm::StringSet<> Barriers;
   llvm::DenseMap<std::pair<const SummaryNode *, unsigned>, const SummaryNode *>
       Filtered;
+  llvm::DenseMap<const SummaryNode *, const SummaryNode *> Plain;
 };
 
 /// The elements of a summary at its top level: the parts of a sequence, or

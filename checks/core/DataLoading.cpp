@@ -1,6 +1,7 @@
 //===--- DataLoading.cpp - What LibTorch's data API does with the rank ----===//
 
 #include "core/DataLoading.h"
+#include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
 #include "core/Finding.h"
 #include "clang/AST/DeclCXX.h"
@@ -215,8 +216,7 @@ const VarDecl *stridedShardVariable(const ForStmt *Loop) {
   if (!Var || !Var->getInit() || Var->getInit()->isValueDependent())
     return nullptr;
   // for (i = 0; ...) starts in the same place everywhere.
-  Expr::EvalResult Start;
-  if (Var->getInit()->EvaluateAsInt(Start, Var->getASTContext()))
+  if (evaluateInt(Var->getInit(), Var->getASTContext()))
     return nullptr;
   auto NamesVar = [&](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());

@@ -86,6 +86,10 @@ constexpr DefaultEntry OtherEntries[] = {
     {"at::Tensor::allclose", R::LocalData, -1},
     {"at::equal", R::LocalData, -1},
     {"at::allclose", R::LocalData, -1},
+    // Whether a gradient is defined: a parameter this rank's forward pass did
+    // not use has none (only `defined()` of a gradient is a source).
+    {"at::Tensor::defined", R::LocalData, -1},
+    {"at::TensorBase::defined", R::LocalData, -1},
     // Clocks, files and random devices are each rank's own:
     // a time budget or a file test can end a loop on one rank only.
     {"std::chrono::*clock::now", R::LocalData, -1},
@@ -100,6 +104,19 @@ constexpr DefaultEntry OtherEntries[] = {
     {"std::filesystem::last_write_time", R::LocalData, -1},
     {"access", R::LocalData, -1},
     {"stat", R::LocalData, -1},
+    // Listings of a directory: what this rank's (node's) disk holds, such
+    // as the checkpoints only rank 0 wrote.
+    {"std::filesystem::directory_iterator::directory_iterator", R::LocalData,
+     -1},
+    {"std::filesystem::recursive_directory_iterator::"
+     "recursive_directory_iterator",
+     R::LocalData, -1},
+    {"std::filesystem::is_empty", R::LocalData, -1},
+    {"opendir", R::LocalData, -1},
+    {"fdopendir", R::LocalData, -1},
+    {"readdir", R::LocalData, -1},
+    {"scandir", R::LocalData, 1},
+    {"glob", R::LocalData, 3},
     {"std::basic_ifstream::is_open", R::LocalData, -1},
     {"std::basic_fstream::is_open", R::LocalData, -1},
     {"std::random_device::random_device", R::LocalData, -1},

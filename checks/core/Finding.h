@@ -34,6 +34,14 @@ struct Finding {
     Branch, ///< if, ?:, && and ||: the site is on one side.
     Loop,   ///< The branch is a loop condition: a rank-dependent trip count.
     Switch, ///< A switch on a rank-dependent value.
+    /// The ranks where a call in a `try` block throws (Condition) run the
+    /// handlers; the others the rest of the block. SiteOnTrueSide: the site
+    /// is in a handler.
+    Handler,
+    /// No branch skips the call: its tensor list can hold a different
+    /// number of tensors on each rank (List below; Condition is the one
+    /// the list grows under).
+    UnevenList,
   };
 
   const clang::FunctionDecl *Function = nullptr;
@@ -67,6 +75,30 @@ struct Finding {
   std::string OtherOp;
 
   std::vector<CallStep> Chain;
+
+  /// The collective's call did not compile against the headers in use and
+  /// was matched to the catalogue by its name and receiver: where, and why.
+  clang::SourceLocation ByNameLoc;
+  std::string ByNameNote;
+
+  /// Set when the collective's tensor list changes length under a
+  /// rank-dependent condition before the call (TensorLists.h): the list,
+  /// where it changes, that condition and why it depends on the rank, and
+  /// whether the list holds gradients.
+  const clang::Expr *List = nullptr;
+  std::string ListText;
+  const clang::Stmt *ListChange = nullptr;
+  const clang::Expr *ListCondition = nullptr;
+  std::string ListConditionText;
+  const Origin *ListWhy = nullptr;
+  bool ListOfGradients = false;
+
+  /// Set when the sides issue the same sets of sequences and differ only
+  /// for one outcome of a test that is the same on every rank (a condition,
+  /// or whether a range is empty): that test, and the outcome.
+  const clang::Expr *Uniform = nullptr;
+  std::string UniformText;
+  std::string UniformValue;
 
   /// Driver mode only: each side of the branch up to its join, as a located
   /// summary (collectives and calls tagged with where they are), with the

@@ -2,6 +2,7 @@
 
 #include "core/ForwardBackwardOrder.h"
 #include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/GradientSync.h"
@@ -208,9 +209,9 @@ void Walker::assignment(const BinaryOperator *BO, State &St) {
     Target = DRE->getDecl();
   if (!Sync.isSyncFlag(Target))
     return;
-  bool Value;
-  if (BO->getRHS()->EvaluateAsBooleanCondition(Value, Target->getASTContext()))
-    St.FlagOff = !Value;
+  if (std::optional<bool> Value =
+          evaluateCondition(BO->getRHS(), Target->getASTContext()))
+    St.FlagOff = !*Value;
 }
 
 void Walker::call(const CallExpr *Call, State &St) {

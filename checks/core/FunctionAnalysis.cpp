@@ -1,18 +1,25 @@
 //===--- FunctionAnalysis.cpp - Collectives and divergence in one function ===//
 
 #include "core/FunctionAnalysis.h"
+#include "core/ClassHierarchy.h"
+#include "core/CommunicatorMembership.h"
+#include "core/FailurePaths.h"
+#include "core/BrokenCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "core/ModuleCalls.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <fmt/format.h>
 
 using namespace clang;
 
@@ -21,45 +28,6 @@ namespace ddp {
 /// Summaries deeper than this are cut short (and treated as issuing nothing
 /// more), so that pathological functions cannot exhaust the stack.
 static constexpr unsigned MaxSummaryDepth = 2000;
-
-/// True for a call that ends the process normally: exit(0) and friends.
-/// Other calls that do not return (abort, assertion failures, TORCH_CHECK's
-/// failure path, exit(1)) end the whole job with an error: they are not the
-/// silent early exits that leave other ranks waiting.
-static bool isCleanExit(const CallExpr *Call, ASTContext &AST);
-
-/// True if \p S calls a clean exit: the body of a [[noreturn]] wrapper.
-static bool callsCleanExit(const Stmt *S, ASTContext &AST, unsigned Depth) {
-  if (!S || Depth > 2)
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (isCleanExit(Call, AST))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (callsCleanExit(Child, AST, Depth))
-      return true;
-  return false;
-}
-
-static bool isCleanExit(const CallExpr *Call, ASTContext &AST) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return false;
-  // A [[noreturn]] function of the user's that ends in exit(0).
-  if (const FunctionDecl *Def = Callee->getDefinition())
-    if (Def->isNoReturn() &&
-        !AST.getSourceManager().isInSystemHeader(Def->getLocation()) &&
-        callsCleanExit(Def->getBody(), AST, 1))
-      return true;
-  if (!Callee->getDeclName().isIdentifier() || Call->getNumArgs() < 1)
-    return false;
-  llvm::StringRef Name = Callee->getName();
-  if (Name != "exit" && Name != "_exit" && Name != "_Exit" &&
-      Name != "quick_exit")
-    return false;
-  Expr::EvalResult Code;
-  return Call->getArg(0)->EvaluateAsInt(Code, AST) && Code.Val.getInt() == 0;
-}
 
 /// True if \p B throws.
 static bool throwsIn(const CFGBlock *B) {
@@ -70,24 +38,12 @@ static bool throwsIn(const CFGBlock *B) {
   return false;
 }
 
-/// The call in \p B that does not return, if any.
-static const CallExpr *noReturnCall(const CFGBlock *B) {
-  if (!B->hasNoReturnElement())
-    return nullptr;
-  for (const CFGElement &Elem : *B)
-    if (auto S = Elem.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->isNoReturn())
-            return Call;
-  return nullptr;
-}
-
 FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
                                    AnalysisContext &Ctx, FunctionIndex &Index)
     : FD(FD), Ctx(Ctx), Index(Index) {
   Stmt *Body = FD->getBody();
-  if (!Body)
+  // Clang's CFG builder is not made for bodies that did not compile.
+  if (!Body || Ctx.distrust(FD) != Distrust::None)
     return;
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
@@ -101,6 +57,8 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
   if (!Cfg)
     return;
   PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
+  Failures = std::make_unique<FailurePaths>(FD, *Cfg, Ctx);
+  Steps += Failures->steps();
   Uniformity = std::make_unique<RankUniformity>(FD, *Cfg, Ctx);
   Order.assign(Cfg->getNumBlockIDs(), ~0u);
   unsigned Position = 0;
@@ -166,6 +124,21 @@ const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
   return nullptr;
 }
 
+const Expr *FunctionAnalysis::controllingCondition(const Stmt *S) {
+  const CFGBlock *B = blockOf(S);
+  if (!B)
+    return nullptr;
+  auto It = Control.find(B);
+  if (It == Control.end())
+    return nullptr;
+  // The first branch that counts (one on the function's inputs counts when
+  // some call passes a rank-dependent one), as controllingBranch.
+  for (const ControllingBranch &Branch : It->second)
+    if (Ctx.resolve(Branch.Why))
+      return RankUniformity::branchCondition(Branch.Branch);
+  return nullptr;
+}
+
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
   auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
   if (!Node || !Node->getIDom())
@@ -207,6 +180,7 @@ void FunctionAnalysis::computeUniformity() {
   // Values assigned under a rank-dependent branch are divergent after its
   // join; the branches depend on the values. Alternate until both settle.
   Control.clear();
+  Decisions.clear();
   JoinPoints Joins;
   for (unsigned Round = 0; Round < 6 && !Skipped; ++Round) {
     if (!spend(Uniformity->run(Control, Joins)))
@@ -222,11 +196,26 @@ void FunctionAnalysis::computeUniformity() {
       auto [B, Why] = Divergent[I];
       if (!spend(0))
         return;
-      const CFGBlock *Join = joinOf(B);
+      // A side that only fails (an assertion's, an error test's) ends the
+      // job: a branch with one other side controls nothing, and the sides
+      // that go on meet where their own paths do.
+      llvm::SmallVector<const CFGBlock *, 4> Live;
+      unsigned Index = 0;
+      for (const CFGBlock *Succ : B->succs()) {
+        if (Succ && !Failures->onlyFails(B, Index) &&
+            !llvm::is_contained(Live, Succ))
+          Live.push_back(Succ);
+        ++Index;
+      }
+      if (Live.size() < 2)
+        continue;
+      const CFGBlock *Join = Failures->liveJoin(B);
+      if (!Join)
+        Join = joinOf(B);
       if (Join)
         NextJoins[Join].push_back({B, Why});
       llvm::DenseSet<const CFGBlock *> Seen;
-      for (const CFGBlock *Succ : B->succs())
+      for (const CFGBlock *Succ : Live)
         for (const CFGBlock *X : region(Succ, Join)) {
           if (!Seen.insert(X).second)
             continue;
@@ -319,28 +308,17 @@ Dep FunctionAnalysis::branchWhy(const CFGBlock *B) const {
   return join(Uniformity->branchDivergence(B), LoopExits.lookup(B));
 }
 
-/// The communicator a C API collective runs on: its MPI_Comm or ncclComm_t
-/// argument. (A c10d process group is the same group on every rank.)
-static const Expr *communicatorOf(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return nullptr;
-  for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs();
-       ++I) {
-    std::string Type = Callee->getParamDecl(I)->getType().getAsString();
-    if (Type == "MPI_Comm" || Type == "ncclComm_t")
-      return Call->getArg(I);
-  }
-  return nullptr;
-}
-
 void FunctionAnalysis::computeSites() {
   if (!Cfg)
     return;
   for (auto &BlockSites : Sites)
     BlockSites.clear();
-  for (const CFGBlock *B : Uniformity->order()) {
-    for (const CFGElement &Elem : *B) {
+  // Every block, also the handlers of a `try` that only calls can reach
+  // (the CFG has no edges for exceptions that calls throw).
+  for (const CFGBlock *B : *Cfg) {
+    unsigned Element = 0;
+    for (auto ElemIt = B->begin(); ElemIt != B->end(); ++ElemIt, ++Element) {
+      const CFGElement &Elem = *ElemIt;
       if (auto Dtor = Elem.getAs<CFGAutomaticObjDtor>()) {
         const VarDecl *Var = Dtor->getVarDecl();
         const CXXDestructorDecl *Destructor = Dtor->getDestructorDecl(Ctx.AST);
@@ -353,8 +331,12 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Var->getInit();
           Site.Block = B;
           Site.Summary = Ends;
-          Site.Callee = Destructor->getDefinition();
+          // The driver links a body in another TU by the declaration's key.
+          Site.Callee = Destructor->getDefinition()
+                            ? Destructor->getDefinition()
+                            : Destructor;
           Site.IsDestructor = true;
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
@@ -372,19 +354,25 @@ void FunctionAnalysis::computeSites() {
           Site.Call = Construct;
           Site.Block = B;
           Site.Summary = Built;
-          Site.Callee = Construct->getConstructor()->getDefinition();
+          const CXXConstructorDecl *Ctor = Construct->getConstructor();
+          Site.Callee = Ctor->getDefinition() ? Ctor->getDefinition() : Ctor;
+          Site.Element = Element;
           Sites[B->getBlockID()].push_back(Site);
         }
         continue;
       }
-      if (!Call)
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee) {
+        // A call that did not compile (code for another LibTorch release).
+        if (const auto *E = dyn_cast<Expr>(S->getStmt()))
+          if (E->containsErrors())
+            unresolvedSite(E, B);
         continue;
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee)
-        continue;
+      }
       CallSite Site;
       Site.Call = Call;
       Site.Block = B;
+      Site.Element = Element;
       if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee)) {
         bool Syncs = isCollectiveRole(Entry->Role) ||
                      (Entry->Role == CallRole::GradientSync &&
@@ -395,9 +383,10 @@ void FunctionAnalysis::computeSites() {
         // A collective on a communicator that itself depends on the rank
         // (a sub-communicator chosen by colour) is called by exactly its
         // members: which ranks those are is beyond this analysis.
-        if (const Expr *Comm = communicatorOf(Call))
-          if (Ctx.resolve(Uniformity->divergenceAt(B, Comm)))
-            continue;
+        Site.Communicator = communicatorOf(Call, /*Catalogued=*/true);
+        if (Site.Communicator &&
+            Ctx.resolve(Uniformity->divergenceAt(B, Site.Communicator)))
+          continue;
         // A pattern such as "util::Comm::*" names many calls: show each by
         // its own name.
         Site.Summary = Ctx.Summaries.op(
@@ -407,12 +396,30 @@ void FunctionAnalysis::computeSites() {
         Site.IsBarrier = Entry->Role == CallRole::Barrier;
         if (Site.IsBarrier)
           Ctx.Summaries.markBarrier(Site.Summary->getOp());
+      } else if (const CXXMethodDecl *Method = dispatchedMethod(Call);
+                 Method && !Ctx.isLibraryDecl(Method)) {
+        // A virtual call: whichever override the object's type has.
+        const SummaryNode *Dispatched = Index.dispatchSummaryOf(Method);
+        if (!Dispatched || Dispatched->isEmpty())
+          continue;
+        Site.Summary = Dispatched;
+        Site.Callee = Method;
+        Site.IsDispatch = true;
       } else {
+        // `model(x)` on a module holder runs the module's forward.
+        if (const FunctionDecl *Forward = forwardRunBy(Call))
+          Callee = Forward;
         const SummaryNode *CalleeSummary = Index.summaryOf(Callee);
         if (!CalleeSummary || CalleeSummary->isEmpty())
           continue;
         Site.Summary = CalleeSummary;
-        Site.Callee = Callee->getDefinition() ? Callee->getDefinition() : Callee;
+        // A function whose body did not compile issues the unknown, as
+        // itself: it has no body to link.
+        if (CalleeSummary->getKind() != SummaryNode::Kind::Op ||
+            CalleeSummary->getOp() != UnknownOp)
+          Site.Callee =
+              Callee->getDefinition() ? Callee->getDefinition() : Callee;
+        Site.Communicator = communicatorOf(Call, /*Catalogued=*/false);
       }
       Sites[B->getBlockID()].push_back(Site);
     }
@@ -422,6 +429,30 @@ void FunctionAnalysis::computeSites() {
   Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
   if (!Summary)
     Summary = Ctx.Summaries.empty();
+}
+
+void FunctionAnalysis::unresolvedSite(const Expr *E, const CFGBlock *B) {
+  CallSite Site;
+  Site.Call = E;
+  Site.Block = B;
+  if (const UnresolvedCall *Match = Ctx.Unresolved.match(E, Ctx)) {
+    if (!isCollectiveRole(Match->Entry->Role))
+      return;
+    Site.Summary = Ctx.Summaries.op(Match->Entry->Display);
+    Site.IsBarrier = Match->Entry->Role == CallRole::Barrier;
+    if (Site.IsBarrier)
+      Ctx.Summaries.markBarrier(Site.Summary->getOp());
+    Site.ByName = Match;
+  } else {
+    // It may be a call of one of the user's functions, which may issue
+    // anything.
+    std::optional<std::string> Name = UnresolvedCalls::calledName(
+        E, Ctx.AST.getSourceManager(), Ctx.AST.getLangOpts());
+    if (!Name || !Ctx.isUserFunctionName(*Name))
+      return;
+    Site.Summary = Ctx.Summaries.op(UnknownOp);
+  }
+  Sites[B->getBlockID()].push_back(Site);
 }
 
 const SummaryNode *FunctionAnalysis::summarize(
@@ -439,9 +470,8 @@ const SummaryNode *FunctionAnalysis::summarize(
     return It->second;
   ++Steps;
   // Paths that end the job with an error are not compared: null.
-  if (const CallExpr *Call = noReturnCall(From))
-    if (!isCleanExit(Call, Ctx.AST))
-      return Memo[From] = nullptr;
+  if (Failures->failsIn(From))
+    return Memo[From] = nullptr;
   // So are throws under a further condition (`if (status != OK) throw`): an
   // error check, not the rank-dependent branch deciding to leave. A throw
   // the branch leads to directly is an early exit.
@@ -450,34 +480,59 @@ const SummaryNode *FunctionAnalysis::summarize(
   OnStack[From] = true;
   llvm::SmallVector<const SummaryNode *, 4> Own;
   for (const CallSite &Site : Sites[From->getBlockID()])
-    Own.push_back(leaf(Site));
+    if (!excused(Site))
+      Own.push_back(leaf(Site));
   llvm::SmallVector<const SummaryNode *, 2> Next;
-  bool HasSuccessor = false;
+  // Per successor, null where it fails: the alternatives of a decision.
+  llvm::SmallVector<const SummaryNode *, 2> Alternatives;
+  bool HasSuccessor = false, EverySuccessor = true;
   // A try's dispatch goes to its handlers, and to the exit for exceptions
   // none of them catches: that edge is a failure, not a way past code.
   bool Dispatch = isa_and_nonnull<CXXTryStmt>(From->getTerminatorStmt());
   for (const CFGBlock *Succ : From->succs()) {
-    if (!Succ || (Dispatch && Succ == &Cfg->getExit()))
+    if (!Succ || (Dispatch && Succ == &Cfg->getExit())) {
+      EverySuccessor = false;
       continue;
+    }
     HasSuccessor = true;
-    if (const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1))
+    const SummaryNode *N = summarize(Succ, Stop, Memo, OnStack, Depth + 1);
+    Alternatives.push_back(N);
+    if (N)
       Next.push_back(N);
   }
   OnStack[From] = false;
   if (HasSuccessor && Next.empty())
     return Memo[From] = nullptr;
-  Own.push_back(SC.choice(Next));
+  const SummaryNode *Rest = nullptr;
+  // A test every rank evaluates alike: keep which outcome each part
+  // belongs to (UniformDecisions.h).
+  if (Next.size() > 1 && EverySuccessor)
+    if (const DecisionName *Name = decisionAt(From)) {
+      if (Name->Reversed)
+        std::reverse(Alternatives.begin(), Alternatives.end());
+      Rest = SC.decision(SC.name(Name->Key), Alternatives, Name->LoopBody);
+    }
+  Own.push_back(Rest ? Rest : SC.choice(Next));
   const SummaryNode *Result = SC.seq(Own);
   Memo[From] = Result;
   return Result;
 }
 
+const DecisionName *FunctionAnalysis::decisionAt(const CFGBlock *B) {
+  auto [It, New] = Decisions.try_emplace(B);
+  if (New && !Ctx.resolve(branchWhy(B)))
+    It->second = Ctx.Decisions.name(B, FD, Ctx);
+  return It->second ? &*It->second : nullptr;
+}
+
 const SummaryNode *FunctionAnalysis::leaf(const CallSite &Site) {
   if (!LocatedMode)
     return Site.Summary;
-  unsigned Tag = Ctx.tag(Site.Call->getExprLoc());
+  unsigned Tag = Ctx.tag(calledNameLoc(Site.Call));
   if (Site.Callee)
-    return Ctx.Located.call(Ctx.ExternalKey(Site.Callee), Tag);
+    return Ctx.Located.call(Site.IsDispatch ? Ctx.dispatchKey(Site.Callee)
+                                            : Ctx.ExternalKey(Site.Callee),
+                            Tag);
   return Ctx.Located.op(Site.Summary->getOp(), Tag);
 }
 
@@ -515,7 +570,7 @@ FunctionAnalysis::siteIssuing(const std::vector<const CFGBlock *> &Blocks,
   const CallSite *Written = nullptr;
   for (const CFGBlock *B : Blocks)
     for (const CallSite &Site : Sites[B->getBlockID()]) {
-      if (!Site.Summary->mayIssue(Op))
+      if (!Site.Summary->mayIssue(Op) || excused(Site))
         continue;
       if (!Written && !Site.IsDestructor)
         Written = &Site;
@@ -546,19 +601,27 @@ const CallSite *FunctionAnalysis::firstSiteIssuing(llvm::StringRef Op) const {
   return siteIssuing(Uniformity->order(), Op, 0);
 }
 
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee);
 static void setExit(Finding &F, const Stmt *Exit);
 
-void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
-                                    std::vector<CallStep> &Chain) const {
+const CallSite *
+FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
+                               std::vector<CallStep> &Chain) const {
   const CallSite *Current = &Site;
   for (unsigned Depth = 0; Current && Current->Callee && Depth < 8; ++Depth) {
-    const FunctionAnalysis *Callee = Index.analysisOf(Current->Callee);
-    if (!Callee)
-      return;
-    const CallSite *Inner = Callee->firstSiteIssuing(Op);
+    const FunctionAnalysis *Callee = nullptr;
+    const CallSite *Inner = nullptr;
+    if (Current->IsDispatch) {
+      // The first override that issues the collective.
+      for (const FunctionDecl *Target :
+           Index.dispatchTargets(cast<CXXMethodDecl>(Current->Callee)))
+        if ((Callee = Index.analysisOf(Target)) &&
+            (Inner = Callee->firstSiteIssuing(Op)))
+          break;
+    } else if ((Callee = Index.analysisOf(Current->Callee))) {
+      Inner = Callee->firstSiteIssuing(Op);
+    }
     if (!Inner)
-      return;
+      return Current;
     CallStep Step;
     Step.Loc = Inner->Call->getBeginLoc();
     Step.Caller = calleeName(Current->Call, Current->Callee);
@@ -567,6 +630,7 @@ void FunctionAnalysis::explainChain(const CallSite &Site, llvm::StringRef Op,
     Chain.push_back(Step);
     Current = Inner;
   }
+  return Current;
 }
 
 void FunctionAnalysis::findEarlyExit(const std::vector<const CFGBlock *> &Blocks,
@@ -712,10 +776,12 @@ void FunctionAnalysis::widenToWholeCondition(Finding &F,
   F.ConditionText = Ctx.text(F.Condition);
 }
 
-/// How to name the helper \p Callee called by \p Call: its name, or for a
-/// lambda the variable that holds it.
-static std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
+std::string calleeName(const Expr *Call, const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  // A module's forward, run as `model(x)`, by its module.
+  if (Method && !Method->getParent()->isLambda() &&
+      Method->getDeclName().isIdentifier() && Method->getName() == "forward")
+    return Method->getParent()->getNameAsString() + "::forward";
   if (!Method || !Method->getParent()->isLambda())
     return Callee->getNameAsString();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
@@ -780,11 +846,16 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       break;
     }
     const CFGBlock *Join = joinOf(B);
+    // The members of a communicator all take the same side of a test of
+    // membership: its collectives under the test are balanced.
+    MembershipTest = RankUniformity::branchCondition(B);
     llvm::SmallVector<const CFGBlock *, 4> Arms;
     llvm::SmallVector<unsigned, 4> ArmIndex;
     unsigned SuccIndex = 0;
     for (const CFGBlock *Succ : B->succs()) {
-      if (Succ && !llvm::is_contained(Arms, Succ)) {
+      // The error side of an error test ends the job: not compared.
+      if (Succ && !llvm::is_contained(Arms, Succ) &&
+          !Failures->onlyFails(B, SuccIndex)) {
         Arms.push_back(Succ);
         ArmIndex.push_back(SuccIndex);
       }
@@ -823,6 +894,12 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     }
     if (Arms.size() < 2)
       continue;
+    // A side that calls code that did not compile may issue anything:
+    // nothing is known to differ.
+    if (llvm::any_of(ArmSummaries, [](const SummaryNode *N) {
+          return N->mayIssue(UnknownOp);
+        }))
+      continue;
     std::vector<Finding::Side> Sides;
     if (Ctx.ExternalKey)
       Sides = locatedSides(Arms, ArmIndex, Join);
@@ -840,23 +917,63 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     // Compare the barriers and the other collectives of the sides apart:
     // each difference belongs to its own check, so a branch whose rank 0
     // side waits in a barrier and broadcasts is reported by both.
+    // First as sets of sequences; where those are equal, for each outcome
+    // of a test every rank makes alike (UniformDecisions.h).
+    llvm::SmallVector<const SummaryNode *, 4> Full;
+    for (const SummaryNode *N : ArmSummaries)
+      Full.push_back(Ctx.Summaries.plain(N));
+    auto Compare = [&](llvm::ArrayRef<const SummaryNode *> Keyed,
+                       llvm::DenseMap<const Expr *, bool> &Seen) {
+      llvm::SmallVector<const SummaryNode *, 4> Plain;
+      for (const SummaryNode *N : Keyed)
+        Plain.push_back(Ctx.Summaries.plain(N));
+      if (reportDifference(B, Regions, ArmIndex, Plain, Full, Seen, Out))
+        return true;
+      std::optional<DecisionSplit> Split = splitOnDecision(
+          Ctx.Summaries, Keyed, [&](uint64_t N) { return spend(N); });
+      if (!Split)
+        return false;
+      size_t First = Out.size();
+      reportDifference(B, Regions, ArmIndex, Split->Sides, Full, Seen, Out);
+      for (size_t I = First; I < Out.size(); ++I)
+        explainDecision(Out[I], *Split);
+      return true;
+    };
     bool Differ = false;
     for (bool Barriers : {false, true}) {
       llvm::SmallVector<const SummaryNode *, 4> Kind;
       for (const SummaryNode *N : ArmSummaries)
         Kind.push_back(Ctx.Summaries.only(N, Barriers));
-      Differ |= reportDifference(B, Regions, ArmIndex, Kind, ArmSummaries,
-                                 Reported[Barriers], Out);
+      Differ |= Compare(Kind, Reported[Barriers]);
     }
     // The same barriers and the same collectives, in another order
     // (`allreduce; barrier` against `barrier; allreduce`): still a hang.
     if (!Differ)
-      reportDifference(B, Regions, ArmIndex, ArmSummaries, ArmSummaries,
-                       Reported[0], Out);
+      Compare(ArmSummaries, Reported[0]);
     for (size_t I = Before; I < Out.size(); ++I)
       Out[I].Sides = Sides;
   }
   RankGatedThrows.clear();
+  MembershipTest = nullptr;
+  findHandlerMismatches(Out, Deferred);
+}
+
+bool FunctionAnalysis::excused(const CallSite &Site) const {
+  if (!MembershipTest || !Site.Communicator)
+    return false;
+  if (!Membership)
+    Membership = std::make_unique<CommunicatorMembership>(FD, Ctx);
+  return Membership->sharedByMembers(MembershipTest, Site.Communicator);
+}
+
+void FunctionAnalysis::explainDecision(Finding &F,
+                                       const DecisionSplit &Split) const {
+  const DecisionInfo *Info = Ctx.Decisions.info(Split.Key);
+  if (!Info || Split.Alternative >= Info->Values.size())
+    return;
+  F.Uniform = Info->Shown;
+  F.UniformText = Info->Text;
+  F.UniformValue = Info->Values[Split.Alternative];
 }
 
 void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {
@@ -946,9 +1063,17 @@ bool FunctionAnalysis::reportDifference(
   F.Site = Primary->Call;
   // A helper's barrier is still a barrier: the class is the collective's.
   F.IsBarrier = Ctx.Summaries.isBarrier(F.Op);
+  const CallSite *Issuing = Primary;
   if (Primary->Callee) {
     F.Via = calleeName(Primary->Call, Primary->Callee);
-    explainChain(*Primary, F.Op, F.Chain);
+    Issuing = explainChain(*Primary, F.Op, F.Chain);
+  }
+  if (Issuing && Issuing->ByName) {
+    F.ByNameLoc = calledNameLoc(Issuing->Call);
+    F.ByNameNote = fmt::format(
+        "'{}' is matched by name: this call did not compile against the "
+        "headers in use, and {}",
+        F.Op, Issuing->ByName->Grounds);
   }
   if (Secondary) {
     F.OtherSite = Secondary->Call;

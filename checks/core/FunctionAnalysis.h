@@ -15,9 +15,11 @@
 #include "core/AnalysisContext.h"
 #include "core/Finding.h"
 #include "core/RankUniformity.h"
+#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -26,6 +28,7 @@ class ParentMap;
 class CFGBlock;
 class CallExpr;
 class FunctionDecl;
+class CXXMethodDecl;
 template <bool IsPostDom> class CFGDominatorTreeImpl;
 using CFGPostDomTree = CFGDominatorTreeImpl<true>;
 } // namespace clang
@@ -45,9 +48,26 @@ struct CallSite {
   bool IsBarrier = false;
   /// The call is a destructor run at the end of a scope.
   bool IsDestructor = false;
+  /// The communicator the collective runs on (MPI_Comm, ncclComm_t), or the
+  /// only one a helper is given; null if none.
+  const clang::Expr *Communicator = nullptr;
+  /// The call dispatches on its object's dynamic type: Callee is the
+  /// method the static type names, and any override may run.
+  bool IsDispatch = false;
+  /// The call did not compile and was matched to the catalogue by name.
+  const UnresolvedCall *ByName = nullptr;
+  /// The index of the call's element in its block.
+  unsigned Element = 0;
 };
 
 class FunctionAnalysis;
+class FailurePaths;
+class CommunicatorMembership;
+
+/// How to name the helper \p Callee called by \p Call: its name, a
+/// module's forward by its class, or for a lambda the variable that holds it.
+std::string calleeName(const clang::Expr *Call,
+                       const clang::FunctionDecl *Callee);
 
 /// How a function's analysis reaches the other functions of the TU.
 class FunctionIndex {
@@ -58,6 +78,13 @@ public:
   /// The analysis of \p Callee, or null if it has none.
   virtual const FunctionAnalysis *
   analysisOf(const clang::FunctionDecl *Callee) = 0;
+  /// What a virtual call of \p Method can issue: one of the bodies it can
+  /// dispatch to (its own unless pure, and its overrides').
+  virtual const SummaryNode *
+  dispatchSummaryOf(const clang::CXXMethodDecl *Method) = 0;
+  /// The bodies in this TU a virtual call of \p Method can run.
+  virtual std::vector<const clang::FunctionDecl *>
+  dispatchTargets(const clang::CXXMethodDecl *Method) = 0;
 };
 
 class FunctionAnalysis {
@@ -101,6 +128,8 @@ public:
   /// runs depends on the rank, or null if every rank that enters the function
   /// runs it.
   const Origin *controllingBranch(const clang::Stmt *S);
+  /// The same branch's condition, or null.
+  const clang::Expr *controllingCondition(const clang::Stmt *S);
 
   /// Phase 2: the calls that issue collectives, and the function's summary.
   void computeSites();
@@ -111,6 +140,15 @@ public:
   /// Phase 3: rank-dependent branches whose sides differ. In driver mode,
   /// branches whose sides call functions of other TUs go to \p Deferred.
   void findMismatches(std::vector<Finding> &Out, std::vector<Finding> &Deferred);
+
+  /// Phase 3, exceptions: collectives that only the ranks where a call in
+  /// a `try` block throws reach, or skip (ExceptionHandlers.cpp).
+  void findHandlerMismatches(std::vector<Finding> &Out,
+                             std::vector<Finding> &Deferred);
+  /// Why whether this function throws can differ between ranks: a `throw`
+  /// under a rank-dependent condition, or a call that can throw on some
+  /// ranks only, outside any `try` of its own. Null if it cannot.
+  const Origin *throwsOnSomeRanks(unsigned Depth = 0);
 
   /// Driver mode: the function's summary with each collective and call
   /// tagged with its location (in Ctx.Located).
@@ -124,11 +162,29 @@ private:
   std::vector<const clang::CFGBlock *>
   region(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
          const clang::CFGBlock *Branch = nullptr) const;
+  /// Records \p E, a call in block \p B that did not compile, as a site if
+  /// it is matched by name, or may call the user's code.
+  void unresolvedSite(const clang::Expr *E, const clang::CFGBlock *B);
   const SummaryNode *
   summarize(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
             llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
             llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack,
             unsigned Depth);
+  /// Why whether \p Call (an element of \p B) throws can differ between
+  /// ranks, or null (ExceptionHandlers.cpp).
+  const Origin *rankLocalThrow(const clang::Expr *Call,
+                               const clang::CFGBlock *B, unsigned Depth);
+  /// What \p B issues after its element \p Element, up to \p Join.
+  const SummaryNode *
+  summarizeAfter(const clang::CFGBlock *B, unsigned Element,
+                 const clang::CFGBlock *Join,
+                 llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
+                 llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack);
+  /// The uniform decision \p B's test makes, or null (UniformDecisions.h).
+  const DecisionName *decisionAt(const clang::CFGBlock *B);
+  /// Names in \p F the uniform test whose outcome \p Split made the sides
+  /// differ.
+  void explainDecision(Finding &F, const DecisionSplit &Split) const;
   /// What a call site contributes to a summary: its summary, or in located
   /// mode a tagged collective or call.
   const SummaryNode *leaf(const CallSite &Site);
@@ -143,8 +199,10 @@ private:
   std::vector<const clang::CFGBlock *>
   without(const std::vector<const clang::CFGBlock *> &Blocks,
           const std::vector<const clang::CFGBlock *> &Remove) const;
-  void explainChain(const CallSite &Site, llvm::StringRef Op,
-                    std::vector<CallStep> &Chain) const;
+  /// Fills \p Chain from \p Site down to the collective; returns the
+  /// innermost site, the one that issues it.
+  const CallSite *explainChain(const CallSite &Site, llvm::StringRef Op,
+                               std::vector<CallStep> &Chain) const;
   void findEarlyExit(const std::vector<const clang::CFGBlock *> &Blocks,
                      Finding &F) const;
   void widenToWholeCondition(Finding &F, const clang::CFGBlock *B) const;
@@ -169,6 +227,8 @@ private:
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
   std::unique_ptr<RankUniformity> Uniformity;
+  /// Which paths end the job with an error.
+  std::unique_ptr<FailurePaths> Failures;
   /// Blocks under rank-dependent branches (from phase 1).
   ControlDivergence Control;
   /// Loop tests that are the same on every rank still in the loop, of loops
@@ -195,11 +255,25 @@ private:
   /// Sites per block, by block ID, in evaluation order.
   std::vector<std::vector<CallSite>> Sites;
   const SummaryNode *Summary = nullptr;
+  /// The decision each block's test makes, once asked.
+  llvm::DenseMap<const clang::CFGBlock *, std::optional<DecisionName>>
+      Decisions;
   /// While comparing the sides of a branch: blocks with a throw that the
   /// branch leads to unconditionally.
   llvm::DenseSet<const clang::CFGBlock *> RankGatedThrows;
+  /// While comparing the sides of a branch: its condition, for the
+  /// collectives on communicators whose members all take the same side.
+  const clang::Expr *MembershipTest = nullptr;
+  /// Built on first use.
+  mutable std::unique_ptr<CommunicatorMembership> Membership;
+  /// True if \p Site runs on a communicator whose members all take the same
+  /// side of MembershipTest: not compared.
+  bool excused(const CallSite &Site) const;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
+  /// throwsOnSomeRanks(), once computed.
+  std::optional<const Origin *> ThrowOrigin;
+  bool ComputingThrows = false;
   /// Steps taken so far; region() and summarize() count theirs.
   mutable uint64_t Steps = 0;
   bool Skipped = false;

@@ -64,7 +64,7 @@ bool GradientSyncModel::isWrapper(const CXXRecordDecl *RD) const {
 }
 
 bool GradientSyncModel::isWrapperType(QualType T) const {
-  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+  for (unsigned Depth = 0; Depth < 4 && !T.isNull(); ++Depth) {
     T = T.getNonReferenceType();
     if (T->isPointerType()) {
       T = T->getPointeeType();
@@ -86,6 +86,8 @@ bool GradientSyncModel::isWrapperType(QualType T) const {
 }
 
 bool GradientSyncModel::isNoSyncGuardType(QualType T) const {
+  if (T.isNull())
+    return false;
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && anyMatches(Guards, RD);
 }

@@ -2,6 +2,7 @@
 
 #include "core/ParameterUse.h"
 #include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/GradientSync.h"
@@ -14,6 +15,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -305,9 +307,9 @@ std::vector<StrictSync> findStrictSyncs(const FunctionDecl *FD,
     const Expr *FindUnused = findUnusedArgument(Class, Ctor, Args, Found);
     if (!Found || !FindUnused)
       continue;
-    bool Value = true;
-    if (!FindUnused->EvaluateAsBooleanCondition(Value, FD->getASTContext()) ||
-        Value)
+    std::optional<bool> Value =
+        evaluateCondition(FindUnused, FD->getASTContext());
+    if (!Value || *Value)
       continue;
     const CXXRecordDecl *Module =
         IsReducer ? reducedModule(Args[0]) : moduleClass(sourceType(Args[0]));
@@ -337,6 +339,12 @@ std::vector<PartialUse> partialUses(const CXXRecordDecl *Module) {
   std::vector<PartialUse> Out;
   const CXXMethodDecl *Forward = forwardOf(Module);
   if (!Forward || !Forward->hasBody())
+    return Out;
+  // No CFG for a body that did not compile.
+  // (Any name a dropped statement holds may matter here.)
+  if (distrustOf(Forward,
+                 Forward->getASTContext().getDiagnostics().hasErrorOccurred(),
+                 [](llvm::StringRef) { return true; }) != Distrust::None)
     return Out;
   auto Members = registeredMembers(Module);
   if (Members.empty())

@@ -1,10 +1,11 @@
 //===--- ProcessGroupSetup.cpp - How a program builds its process groups --===//
 
 #include "core/ProcessGroupSetup.h"
+#include "core/BrokenCode.h"
+#include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "core/UserCodeVisitor.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -87,26 +88,31 @@ public:
   Collector(AnalysisContext &Ctx, ProcessGroupSetup &Out)
       : UserCodeVisitor(Ctx), Out(Out) {}
 
-  /// Keeps track of the function each call is in.
+  /// Keeps track of the function each call is in: null in one the analysis
+  /// does not trust (code that did not compile), where nothing is
+  /// collected.
   bool TraverseDecl(Decl *D) {
     const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (FD && FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
-      Functions.push_back(FD);
+    bool Body =
+        FD && FD->doesThisDeclarationHaveABody() && !FD->isDependentContext();
+    if (Body)
+      Functions.push_back(Libraries.isAnalysable(FD) ? FD : nullptr);
     bool Result = UserCodeVisitor::TraverseDecl(D);
-    if (FD && !Functions.empty() && Functions.back() == FD)
+    if (Body)
       Functions.pop_back();
     return Result;
   }
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
-    Functions.push_back(L->getCallOperator());
+    const CXXMethodDecl *Call = L->getCallOperator();
+    Functions.push_back(Call && Libraries.isAnalysable(Call) ? Call : nullptr);
     bool Result = UserCodeVisitor::TraverseLambdaExpr(L);
     Functions.pop_back();
     return Result;
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    if (Functions.empty())
+    if (Functions.empty() || !Functions.back())
       return true;
     SetupCall::Kind K;
     std::string Class = setupClass(E->getConstructor()->getParent(), K);
@@ -125,7 +131,7 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
-    if (Functions.empty())
+    if (Functions.empty() || !Functions.back())
       return true;
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
@@ -172,15 +178,15 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (!Functions.empty() && BO->getOpcode() == BO_Assign)
+    if (!Functions.empty() && Functions.back() && BO->getOpcode() == BO_Assign)
       assign(BO->getLHS(), BO->getRHS());
     return true;
   }
 
   /// opts.numWorkers = n, where numWorkers is a c10::optional.
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (!Functions.empty() && Op->getOperator() == OO_Equal &&
-        Op->getNumArgs() == 2)
+    if (!Functions.empty() && Functions.back() &&
+        Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
       assign(Op->getArg(0), Op->getArg(1));
     return true;
   }
@@ -249,10 +255,10 @@ std::optional<double> countOf(const Expr *E, ASTContext &AST) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||
       !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
-  Expr::EvalResult Count;
-  if (!E->EvaluateAsInt(Count, AST))
+  std::optional<llvm::APSInt> Count = evaluateInt(E, AST);
+  if (!Count)
     return std::nullopt;
-  return double(Count.Val.getInt().getSExtValue());
+  return double(Count->getSExtValue());
 }
 
 } // namespace

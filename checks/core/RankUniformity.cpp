@@ -1,6 +1,8 @@
 //===--- RankUniformity.cpp - Which values and branches depend on the rank ===//
 
 #include "core/RankUniformity.h"
+#include "core/BrokenCode.h"
+#include "core/TensorLists.h"
 #include "core/DataLoading.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -254,6 +256,8 @@ public:
 
 private:
   Dep call(const CallExpr *Call);
+  /// A call that did not compile, matched by name (UnresolvedCalls).
+  Dep unresolved(const Expr *Call, const UnresolvedCall &Match);
   Dep localData(const CallExpr *Call);
   /// A ChunkDataset whose chunk sampler splits the chunks by rank: ranks
   /// read different chunks, which can differ in size.
@@ -328,7 +332,7 @@ Dep Evaluator::nameHeuristic(const ValueDecl *D) {
       return Dep();
   if (const auto *VD = dyn_cast<VarDecl>(D))
     if (VD->getType().isConstQualified() && VD->getInit() &&
-        VD->getInit()->isEvaluatable(Ctx.AST))
+        isEvaluatable(VD->getInit(), Ctx.AST))
       return Dep();
   return Dep(Ctx.origin(
       D, key(KeyName), D->getLocation(),
@@ -504,8 +508,12 @@ Dep Evaluator::instantiate(const Dep &D, const Expr *Call,
 
 bool Evaluator::isWorldSize(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (isa<CallExpr, RecoveryExpr>(E)) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const CatalogueEntry *Entry = Call ? Ctx.Catalogue.classify(Call) : nullptr;
+    if (!Entry && (!Call || !Call->getDirectCallee()))
+      if (const UnresolvedCall *Match = Ctx.Unresolved.match(E, Ctx))
+        Entry = Match->Entry;
     return Entry && Entry->Role == CallRole::UniformSource;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -573,14 +581,13 @@ Dep Evaluator::comparison(const BinaryOperator *BO) {
   if (const auto *Minus = dyn_cast<BinaryOperator>(Other))
     if ((Normalised == BO_LE || Normalised == BO_GT) &&
         Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
-      Expr::EvalResult One;
-      if (Minus->getRHS()->EvaluateAsInt(One, Ctx.AST) &&
-          One.Val.getInt() == 1)
+      std::optional<llvm::APSInt> One = evaluateInt(Minus->getRHS(), Ctx.AST);
+      if (One && *One == 1)
         return OtherDep;
     }
   // Normalised to `rank OP constant`.
-  Expr::EvalResult Result;
-  if (Other->EvaluateAsInt(Result, Ctx.AST) && Result.Val.getInt() == 0 &&
+  std::optional<llvm::APSInt> Constant = evaluateInt(Other, Ctx.AST);
+  if (Constant && *Constant == 0 &&
       (Normalised == BO_GE || Normalised == BO_LT))
     return Dep();
   return RankDep;
@@ -597,8 +604,26 @@ Dep Evaluator::anyChild(const Stmt *S) {
   return Best;
 }
 
+Dep Evaluator::unresolved(const Expr *Call, const UnresolvedCall &Match) {
+  // Results of communication calls and uniform sources are the same on
+  // every rank; a rank source's out-parameter is set by Transfer.
+  if (Match.Entry->Role != CallRole::RankSource || Match.Entry->Arg >= 0)
+    return Dep();
+  return Dep(Ctx.origin(
+      Call, key(KeySource), Call->getBeginLoc(),
+      [&] {
+        return fmt::format("'{}' returns the rank of this process (matched by "
+                           "name: the call did not compile)",
+                           Ctx.text(Call));
+      },
+      nullptr, false, /*ExactRank=*/true));
+}
+
 Dep Evaluator::call(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
+      return unresolved(Call, *Match);
   if (isGetenv(FD)) {
     if (Call->getNumArgs() == 0)
       return Dep();
@@ -659,8 +684,10 @@ Dep Evaluator::call(const CallExpr *Call) {
           nullptr, false, /*ExactRank=*/!ProcessId));
     }
     // Results of communication calls and uniform sources are the same on
-    // every rank (the Work handle, the world size).
-    if (Entry->Role != CallRole::RankSource)
+    // every rank (the Work handle, the world size); so is the status that a
+    // source writing the rank through an out-parameter returns
+    // (`ncclCommUserRank(comm, &rank)` is not the rank).
+    if (Entry->Role != CallRole::RankSource || Entry->Arg >= 0)
       return Dep();
   }
   // A new block of memory: its address does not depend on its size.
@@ -717,9 +744,14 @@ Dep Evaluator::call(const CallExpr *Call) {
 /// What a call that reads rank-local data reads, for the explanation.
 static std::string localDataMessage(const FunctionDecl *FD,
                                     const std::string &Text) {
-  llvm::StringRef Name = FD && FD->getDeclName().isIdentifier()
-                             ? FD->getName()
-                             : llvm::StringRef();
+  llvm::StringRef Name;
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD)) {
+    // A constructor by its class (`directory_iterator(dir)`).
+    if (Ctor->getParent()->getDeclName().isIdentifier())
+      Name = Ctor->getParent()->getName();
+  } else if (FD && FD->getDeclName().isIdentifier()) {
+    Name = FD->getName();
+  }
   if (Name == "now" || Name == "time" || Name == "clock" ||
       Name == "gettimeofday" || Name == "clock_gettime")
     return fmt::format("'{}' reads this rank's clock", Text);
@@ -727,6 +759,15 @@ static std::string localDataMessage(const FunctionDecl *FD,
       Name == "file_size" || Name == "access" || Name == "stat" ||
       Name == "is_open" || Name == "last_write_time")
     return fmt::format("'{}' looks at this rank's file system", Text);
+  if (Name == "defined")
+    return fmt::format("'{}' depends on which parameters this rank's forward "
+                       "pass used",
+                       Text);
+  if (Name == "opendir" || Name == "fdopendir" || Name == "readdir" ||
+      Name == "scandir" || Name == "glob" || Name == "is_empty" ||
+      Name == "directory_iterator" || Name == "recursive_directory_iterator")
+    return fmt::format("'{}' lists a directory of this rank's file system",
+                       Text);
   return fmt::format("'{}' is computed from this rank's own data", Text);
 }
 
@@ -740,6 +781,11 @@ Dep Evaluator::localData(const CallExpr *Call) {
   if (Object)
     if (Dep O = eval(Object); O.divergent() && !O.Why->FromControl)
       return O;
+  // Whether a tensor is defined is rank-local only for a gradient.
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (Callee->getDeclName().isIdentifier() &&
+        Callee->getName() == "defined" && !isGradient(Object))
+      return Dep();
   // at::equal(a, b) of tensors that all went through a collective.
   if (!Object && Call->getNumArgs() > 0) {
     bool AllSynchronised = true, AnyTensor = false;
@@ -818,25 +864,36 @@ Dep Evaluator::eval(const Expr *E) {
   // decides what it holds.
   if (const auto *New = dyn_cast<CXXNewExpr>(E))
     return New->getInitializer() ? eval(New->getInitializer()) : Dep();
+  if (const auto *Recovery = dyn_cast<RecoveryExpr>(E))
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Recovery, Ctx))
+      return unresolved(Recovery, *Match);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     // Objects whose value is the same on every rank however they are built.
     const CatalogueEntry *Entry =
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (Entry && Entry->Role == CallRole::UniformSource)
       return Dep();
-    // std::random_device: whatever it draws differs between ranks.
-    if (Entry && Entry->Role == CallRole::LocalData)
-      return Ctx.Opts.RankLocalData
-                 ? Dep(Ctx.origin(
-                       Construct, key(KeyLocal), Construct->getBeginLoc(),
-                       [&] {
-                         return fmt::format("'{}' draws random numbers on this "
-                                            "rank",
-                                            Ctx.text(Construct));
-                       },
-                       nullptr, false, false,
-                       /*LocalData=*/true))
-                 : Dep();
+    // std::random_device: whatever it draws differs between ranks; a
+    // directory_iterator lists what this rank's file system holds.
+    // (A copy or move carries its source's dependence.)
+    if (Entry && Entry->Role == CallRole::LocalData &&
+        !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      const CXXRecordDecl *Class = Construct->getConstructor()->getParent();
+      bool Random = Class->getDeclName().isIdentifier() &&
+                    Class->getName() == "random_device";
+      if (!Ctx.Opts.RankLocalData)
+        return Dep();
+      return Dep(Ctx.origin(
+          Construct, key(KeyLocal), Construct->getBeginLoc(),
+          [&] {
+            return Random ? fmt::format("'{}' draws random numbers on this "
+                                        "rank",
+                                        Ctx.text(Construct))
+                          : localDataMessage(Construct->getConstructor(),
+                                             Ctx.text(Construct));
+          },
+          nullptr, false, false, /*LocalData=*/true));
+    }
     // LibTorch's distributed samplers yield the same number of indices on
     // every rank given the same size: the rank only chooses which.
     if (data::isDistributedSampler(Construct->getConstructor()->getParent()))
@@ -958,6 +1015,10 @@ private:
   /// function (a field, a global), else the state's.
   void store(const ValueDecl *Target, const Dep &Why);
   void call(const CallExpr *Call);
+  /// What a catalogued call does to its out-parameter or buffer.
+  void catalogued(const Expr *Call, const CatalogueEntry *Entry,
+                  llvm::ArrayRef<const Expr *> Args);
+  void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
   void callBody(const Expr *Call, const FunctionDecl *Def,
@@ -986,6 +1047,25 @@ void Transfer::store(const ValueDecl *Target, const Dep &Why) {
     Dep &Escaped = (*Rec.Escapes)[Target];
     Escaped = join(Escaped, Why);
   }
+}
+
+/// True for `*__begin1`, the element a range-for's variable is set from: it
+/// has no text of its own (its range is the ':'), and the range's note
+/// explains it.
+static bool isRangeElement(const Expr *Value) {
+  if (!Value)
+    return false;
+  const Expr *Deref = Value->IgnoreImplicit();
+  const Expr *Operand = nullptr;
+  if (const auto *Op = dyn_cast<UnaryOperator>(Deref))
+    Operand = Op->getOpcode() == UO_Deref ? Op->getSubExpr() : nullptr;
+  else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Deref))
+    Operand = Call->getOperator() == OO_Star && Call->getNumArgs() == 1
+                  ? Call->getArg(0)
+                  : nullptr;
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(Operand ? Operand->IgnoreImplicit() : nullptr);
+  return Ref && Ref->getDecl()->isImplicit();
 }
 
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
@@ -1023,8 +1103,9 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
   // one (`std::random_device rd;`), whose source is its declaration.
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
       Value ? Value->IgnoreImplicit() : nullptr);
-  if (Target->isImplicit() || (Construct && Construct->getNumArgs() == 0 &&
-                               Construct->getParenOrBraceRange().isInvalid())) {
+  if (Target->isImplicit() || isRangeElement(Value) ||
+      (Construct && Construct->getNumArgs() == 0 &&
+       Construct->getParenOrBraceRange().isInvalid())) {
     store(Target, O);
     return;
   }
@@ -1090,12 +1171,12 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
   }
 }
 
-void Transfer::call(const CallExpr *Call) {
-  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
+                          llvm::ArrayRef<const Expr *> Args) {
   if (Entry && Entry->Arg >= 0 &&
-      static_cast<unsigned>(Entry->Arg) < Call->getNumArgs()) {
+      static_cast<unsigned>(Entry->Arg) < Args.size()) {
     bool Exact;
-    const Expr *ArgExpr = Call->getArg(Entry->Arg);
+    const Expr *ArgExpr = Args[Entry->Arg];
     const ValueDecl *Target = targetDecl(ArgExpr, Exact);
     if (Target) {
       if (Entry->Role == CallRole::RankSource) {
@@ -1104,6 +1185,11 @@ void Transfer::call(const CallExpr *Call) {
                              declName(Target), Entry->Display);
         }, nullptr, false, /*ExactRank=*/true);
         store(Target, Dep(O));
+      } else if (Entry->Role == CallRole::LocalData) {
+        // glob(pattern, flags, errfunc, &found): what this rank's file
+        // system holds.
+        if (Dep O = Eval.eval(Call); O.any())
+          State[Target] = O;
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank, and so do the
@@ -1121,6 +1207,16 @@ void Transfer::call(const CallExpr *Call) {
       }
     }
   }
+}
+
+void Transfer::call(const CallExpr *Call) {
+  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (Entry)
+    catalogued(Call, Entry,
+               llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+  else if (!Call->getDirectCallee())
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
+      catalogued(Call, Match->Entry, Match->Args);
   // MPI_Comm_split(comm, color, key, &sub): with a rank-dependent colour, the
   // communicator a rank gets depends on its rank.
   if (const FunctionDecl *Callee = Call->getDirectCallee())
@@ -1133,6 +1229,7 @@ void Transfer::call(const CallExpr *Call) {
         if (const ValueDecl *Target = targetDecl(Call->getArg(3), Exact))
           assign(Target, false, Call->getArg(1), Call, Color);
       }
+  writeThroughPointers(Call, Entry);
   // A container given a rank-dependent element holds rank-dependent
   // contents: `names.push_back(rank)`. (Only the container operations: a
   // model's forward(x) does not make the model rank-dependent.)
@@ -1170,6 +1267,52 @@ void Transfer::call(const CallExpr *Call) {
   }
   if (const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx))
     callBody(Call, Def, parameterArgs(Call, Def));
+}
+
+/// A library function given a rank-dependent argument can write a
+/// rank-dependent value through its pointer arguments, as its result would
+/// be: `hwloc_cudart_get_device_cpuset(topo, device, set)` fills `set` for
+/// this rank's device. (Functions analysed here say what they write through
+/// their own out-parameters, in their summaries; catalogued calls have their
+/// roles.)
+void Transfer::writeThroughPointers(const CallExpr *Call,
+                                    const CatalogueEntry *Entry) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Entry || !Callee || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
+      !Ctx.isLibraryDecl(Callee) || Ctx.isAnalysable(Callee))
+    return;
+  // What the arguments depend on together (a buffer parameter passed in
+  // depends on its caller's buffer; the device number on the rank).
+  Dep O;
+  for (const Expr *Arg : Call->arguments()) {
+    O = join(O, Eval.eval(Arg));
+    if (O.divergent() && !O.Why->FromControl)
+      break;
+  }
+  if (!O.any())
+    return;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+       ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (!(T->isPointerType() || T->isReferenceType()) ||
+        T->getPointeeType().isConstQualified() ||
+        T->getPointeeType()->isFunctionType())
+      continue;
+    bool Exact;
+    const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
+    // Already rank-dependent: its own explanation stays.
+    if (!Target || Eval.declDivergence(Target).divergent())
+      continue;
+    const Origin *Why = Ctx.origin(
+        Call, Target, Call->getBeginLoc(),
+        [&] {
+          return fmt::format("'{}' is written by '{}' from a rank-dependent "
+                             "argument here",
+                             declName(Target), Ctx.text(Call));
+        },
+        O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
+    store(Target, O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
+  }
 }
 
 void Transfer::element(const CFGElement &Elem) {
@@ -1232,6 +1375,11 @@ void Transfer::element(const CFGElement &Elem) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     call(Call);
+    return;
+  }
+  if (const auto *Recovery = dyn_cast<RecoveryExpr>(S)) {
+    if (const UnresolvedCall *Match = Ctx.Unresolved.match(Recovery, Ctx))
+      catalogued(Recovery, Match->Entry, Match->Args);
     return;
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
@@ -1400,7 +1548,12 @@ static void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
     return;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
-    if (MD && !MD->isConst() && isContainerUpdate(MD)) {
+    // Grown or shrunk under a rank-dependent condition, its length differs
+    // between ranks after the join, like a variable assigned there
+    // (`if (p.grad().defined()) grads.push_back(p.grad());`).
+    if (MD && !MD->isConst() &&
+        (isContainerUpdate(MD) || (MD->getDeclName().isIdentifier() &&
+                                   changesLength(MD->getName())))) {
       Emit(MCE->getImplicitObjectArgument());
       return;
     }

@@ -1,6 +1,8 @@
 //===--- TranslationUnitAnalysis.cpp - The analysis of one TU -------------===//
 
 #include "core/TranslationUnitAnalysis.h"
+#include "core/ClassHierarchy.h"
+#include "core/TensorLists.h"
 #include "core/ForwardBackwardOrder.h"
 #include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -28,21 +30,20 @@ class FunctionCollector : public UserCodeVisitor<FunctionCollector> {
 public:
   FunctionCollector(AnalysisContext &Ctx,
                     std::vector<const FunctionDecl *> &Functions,
+                    std::vector<const FunctionDecl *> &Broken,
                     std::vector<const FunctionDecl *> &Hooks, bool &Reducer)
-      : UserCodeVisitor(Ctx), Ctx(Ctx), Functions(Functions), Hooks(Hooks),
-        Reducer(Reducer) {}
+      : UserCodeVisitor(Ctx), Ctx(Ctx), Functions(Functions), Broken(Broken),
+        Hooks(Hooks), Reducer(Reducer) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && Ctx.isAnalysable(FD) &&
-        Seen.insert(FD).second)
-      Functions.push_back(FD);
+    if (FD->doesThisDeclarationHaveABody())
+      collect(FD);
     return true;
   }
 
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
-    const CXXMethodDecl *Call = Lambda->getCallOperator();
-    if (Call && Ctx.isAnalysable(Call) && Seen.insert(Call).second)
-      Functions.push_back(Call);
+    if (const CXXMethodDecl *Call = Lambda->getCallOperator())
+      collect(Call);
     return true;
   }
 
@@ -53,6 +54,7 @@ public:
   }
 
   bool VisitValueDecl(ValueDecl *D) {
+    // A structured binding that did not resolve has no type.
     Reducer |= mentionsReducer(D->getType()) ||
                Ctx.Sync.isWrapperType(D->getType());
     return true;
@@ -81,8 +83,20 @@ public:
   }
 
 private:
+  /// A function the analysis runs on, or one whose body it cannot trust
+  /// (code that did not compile).
+  void collect(const FunctionDecl *FD) {
+    if (!Seen.insert(FD).second)
+      return;
+    if (Ctx.isAnalysable(FD))
+      Functions.push_back(FD);
+    else if (Ctx.isBrokenUserFunction(FD))
+      Broken.push_back(FD);
+  }
+
   AnalysisContext &Ctx;
   std::vector<const FunctionDecl *> &Functions;
+  std::vector<const FunctionDecl *> &Broken;
   std::vector<const FunctionDecl *> &Hooks;
   bool &Reducer;
   llvm::DenseSet<const FunctionDecl *> Seen;
@@ -104,8 +118,39 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 
 void TranslationUnitAnalysis::discover() {
-  FunctionCollector Collector(Ctx, Roots, Hooks, ReducerSeen);
+  FunctionCollector Collector(Ctx, Roots, Broken, Hooks, ReducerSeen);
   Collector.TraverseDecl(Ctx.AST.getTranslationUnitDecl());
+  for (const FunctionDecl *FD : Roots)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (MD->isVirtual())
+        for (const CXXMethodDecl *Base : overriddenMethods(MD))
+          Overriders[Base].push_back(FD);
+}
+
+std::vector<const FunctionDecl *>
+TranslationUnitAnalysis::dispatchTargets(const CXXMethodDecl *Method) {
+  std::vector<const FunctionDecl *> Targets;
+  if (!Method->isPureVirtual())
+    if (FunctionAnalysis *Own = get(Method))
+      Targets.push_back(Own->decl());
+  auto It = Overriders.find(Method->getCanonicalDecl());
+  if (It != Overriders.end())
+    Targets.insert(Targets.end(), It->second.begin(), It->second.end());
+  return Targets;
+}
+
+const SummaryNode *
+TranslationUnitAnalysis::dispatchSummaryOf(const CXXMethodDecl *Method) {
+  // For the driver: the overrides of every TU, linked later.
+  if (Ctx.ExternalKey)
+    return Ctx.Summaries.call(Ctx.dispatchKey(Method->getCanonicalDecl()));
+  llvm::SmallVector<const SummaryNode *, 4> Alternatives;
+  for (const FunctionDecl *Target : dispatchTargets(Method))
+    Alternatives.push_back(summaryOf(Target));
+  // A body elsewhere (a library's, or another TU's) issues nothing here.
+  if (!Method->isPureVirtual() && !get(Method))
+    Alternatives.push_back(Ctx.Summaries.empty());
+  return Ctx.Summaries.choice(Alternatives);
 }
 
 FunctionAnalysis *TranslationUnitAnalysis::get(const FunctionDecl *FD) {
@@ -160,6 +205,9 @@ TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
     // For the whole-program driver: a body in another TU, linked later.
     if (Ctx.isExternalUserFunction(Callee))
       return Ctx.Summaries.call(Ctx.ExternalKey(Callee));
+    // A body that did not compile may issue anything.
+    if (Ctx.isBrokenUserFunction(Callee))
+      return Ctx.Summaries.op(UnknownOp);
     return Ctx.Summaries.empty();
   }
   const FunctionDecl *Def = FA->decl();
@@ -336,10 +384,13 @@ void TranslationUnitAnalysis::run() {
     PreviousRound = std::move(ThisRound);
   }
 
-  // Phase 3: mismatches.
+  // Phase 3: mismatches, and tensor lists whose length differs between
+  // ranks.
   for (const FunctionDecl *FD : Roots)
-    if (FunctionAnalysis *FA = get(FD))
+    if (FunctionAnalysis *FA = get(FD)) {
       FA->findMismatches(Findings, Deferred);
+      findUnevenLists(*FA, Ctx, Findings);
+    }
 }
 
 } // namespace ddp

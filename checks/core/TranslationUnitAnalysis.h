@@ -45,6 +45,12 @@ public:
   /// After run(): the functions whose analysis ran out of its budget, in
   /// discovery order. Nothing in them is reported.
   std::vector<const FunctionAnalysis *> skipped() const;
+  /// The user's functions with bodies that the analysis cannot trust (code
+  /// that did not compile, see BrokenCode.h), in discovery order: none of
+  /// them is analysed. Why: context().distrust(FD).
+  const std::vector<const clang::FunctionDecl *> &broken() const {
+    return Broken;
+  }
   /// Rank-dependent branches whose sides call functions of other TUs: only
   /// the driver can compare them (driver mode only).
   const std::vector<Finding> &deferred() const { return Deferred; }
@@ -68,6 +74,10 @@ public:
   const SummaryNode *summaryOf(const clang::FunctionDecl *Callee) override;
   const FunctionAnalysis *
   analysisOf(const clang::FunctionDecl *Callee) override;
+  const SummaryNode *
+  dispatchSummaryOf(const clang::CXXMethodDecl *Method) override;
+  std::vector<const clang::FunctionDecl *>
+  dispatchTargets(const clang::CXXMethodDecl *Method) override;
 
 private:
   void discover();
@@ -80,12 +90,18 @@ private:
 
   AnalysisContext Ctx;
   std::vector<const clang::FunctionDecl *> Roots;
+  std::vector<const clang::FunctionDecl *> Broken;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionAnalysis>>
       Functions;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
   llvm::DenseSet<const clang::FunctionDecl *> Summarised;
   llvm::DenseMap<const clang::FunctionDecl *, const SummaryNode *>
       PreviousRound;
+  /// The methods defined in the TU that override each virtual method
+  /// (canonical declarations), directly or further down.
+  llvm::DenseMap<const clang::CXXMethodDecl *,
+                 std::vector<const clang::FunctionDecl *>>
+      Overriders;
   /// Lambdas given to register_hook: gradient hooks.
   std::vector<const clang::FunctionDecl *> Hooks;
   bool ReducerSeen = false;

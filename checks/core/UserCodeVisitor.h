@@ -28,7 +28,7 @@ public:
     return clang::RecursiveASTVisitor<Derived>::TraverseDecl(D);
   }
 
-private:
+protected:
   const AnalysisContext &Libraries;
 };
 
@@ -38,7 +38,8 @@ class UserFunctions : public UserCodeVisitor<UserFunctions> {
 public:
   using UserCodeVisitor::UserCodeVisitor;
   bool VisitFunctionDecl(clang::FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
+    // Not templates, and not code the analysis cannot trust (BrokenCode.h).
+    if (FD->doesThisDeclarationHaveABody() && Libraries.isAnalysable(FD))
       Functions.push_back(FD);
     return true;
   }

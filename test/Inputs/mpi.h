@@ -5,7 +5,12 @@ typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
+typedef int MPI_Win;
 typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
+#define MPI_SUCCESS 0
+#define MPI_UNDEFINED (-32766)
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_LOCK_SHARED 235
 #define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
 #define MPI_INT ((MPI_Datatype)0x4c000405)
 #define MPI_FLOAT ((MPI_Datatype)0x4c00040a)
@@ -13,6 +18,9 @@ typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
 #define MPI_MAX ((MPI_Op)0x58000001)
 #define MPI_MIN ((MPI_Op)0x58000002)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG (-1)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,8 +43,22 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
              int tag, MPI_Comm comm);
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status);
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
+              int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
+              int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 int dest, int sendtag, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,14 @@
 #include <stddef.h>
 typedef struct ncclComm *ncclComm_t;
 typedef struct { char internal[128]; } ncclUniqueId;
-typedef enum { ncclSuccess = 0 } ncclResult_t;
+typedef enum {
+  ncclSuccess = 0,
+  ncclUnhandledCudaError = 1,
+  ncclSystemError = 2,
+  ncclInternalError = 3
+} ncclResult_t;
+typedef struct ncclConfig ncclConfig_t;
+#define NCCL_SPLIT_NOCOLOR -1
 typedef enum { ncclFloat = 7 } ncclDataType_t;
 typedef enum { ncclSum = 0, ncclMax = 2 } ncclRedOp_t;
 typedef struct CUstream_st *cudaStream_t;
@@ -31,6 +38,8 @@ ncclResult_t ncclSend(const void *sendbuff, size_t count,
                       cudaStream_t stream);
 ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype,
                       int peer, ncclComm_t comm, cudaStream_t stream);
+ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key,
+                           ncclComm_t *newcomm, ncclConfig_t *config);
 ncclResult_t ncclGroupStart(void);
 ncclResult_t ncclGroupEnd(void);
 #ifdef __cplusplus

@@ -139,3 +139,47 @@ void switchRoles(c10d::ProcessGroup *pg, Tensors &in, Tensors &out) {
   }
   }
 }
+
+// A receive whose Work is kept and waited for before the send blocks too.
+void waitedLater(c10d::ProcessGroup *pg, Tensors &in, Tensors &out, int peer) {
+  auto incoming = pg->recv(in, peer, 0);
+  incoming->wait();
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: every rank waits in 'wait' before its 'send'
+  pg->send(out, peer, 0)->wait();
+  // CHECK-NOTES: :[[@LINE-1]]:7: note: the 'send' the peer waits for
+  // CHECK-NOTES: :[[@LINE-4]]:13: note: let one rank of each pair send first
+}
+
+// MPI: a posted receive waited for before the send, and a probe.
+void mpiPostedThenWaited(float *in, float *out, int n, int partner) {
+  MPI_Request request;
+  MPI_Irecv(in, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every rank waits in 'MPI_Wait' before its 'MPI_Send'
+  MPI_Send(out, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the 'MPI_Send' the peer waits for
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: let one rank of each pair send first
+}
+
+void mpiProbeFirst(float *in, float *out, int n, int partner) {
+  MPI_Probe(partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every rank waits in 'MPI_Probe' before its 'MPI_Send'
+  MPI_Recv(in, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(out, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the 'MPI_Send' the peer waits for
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: let one rank of each pair send first
+}
+
+// Not a case: both post the receive and the send, then wait for both.
+void mpiNonblocking(float *in, float *out, int n, int partner) {
+  MPI_Request requests[2];
+  MPI_Irecv(in, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD, &requests[0]);
+  MPI_Isend(out, n, MPI_FLOAT, partner, 0, MPI_COMM_WORLD, &requests[1]);
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+}
+
+// Not a case: one call exchanges.
+void mpiCombined(float *in, float *out, int n, int partner) {
+  MPI_Sendrecv(out, n, MPI_FLOAT, partner, 0, in, n, MPI_FLOAT, partner, 0,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}

@@ -227,6 +227,28 @@ int launcherVariables() {
          std::atoi(std::getenv("LOCAL_WORLD_SIZE"));
 }
 
+// 26b. Not a case: fallbacks through MVAPICH2's and Flux's variables.
+int localRankFromAnyLauncher() {
+  const char *env = std::getenv("MV2_COMM_WORLD_LOCAL_RANK");
+  if (!env)
+    env = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  if (!env)
+    env = std::getenv("FLUX_TASK_LOCAL_ID");
+  return env ? std::atoi(env) : 0;
+}
+int globalRankFromAnyLauncher() {
+  const char *env = std::getenv("MV2_COMM_WORLD_RANK");
+  if (!env)
+    env = std::getenv("FLUX_TASK_RANK");
+  return env ? std::atoi(env) : 0;
+}
+int localSizeFromAnyLauncher() {
+  const char *env = std::getenv("MV2_COMM_WORLD_LOCAL_SIZE");
+  if (!env)
+    env = std::getenv("FLUX_JOB_SIZE");
+  return env ? std::atoi(env) : 1;
+}
+
 // 27. Not a case: a variable that has nothing to do with the rendezvous.
 std::string dataDir() { return std::getenv("DATA_DIR"); }
 

@@ -35,10 +35,18 @@ the examples gets. The programs run one at a time: the buggy ones while the
 analyzer runs (at most two analyzer processes), the fixed ones afterwards,
 so that CPU contention cannot make a collective of a correct program time
 out.
+
+With --runtime-cache (or $DDP_EXAMPLES_RUNTIME_CACHE), a run in which every
+program agrees keeps its run reports there, keyed by the contents of
+examples/ and the launch settings; a later run of the same programs (the
+test suite runs this test for each LLVM release and on a sanitizer build)
+takes them from there instead of building and running the programs again,
+and analyses them as usual. The header line of the table says so.
 """
 
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -124,14 +132,24 @@ def find_programs(examples):
     return programs
 
 
-def configure_and_build(args, build_dir, db_dir):
-    """Builds the examples into build_dir; writes a plain compilation
-    database (no precompiled header) into db_dir for the analyzer."""
-    common = ["-G", "Ninja", "-DCMAKE_CXX_COMPILER=" + args.cxx,
-              "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+def cmake_common(args):
+    return ["-G", "Ninja", "-DCMAKE_CXX_COMPILER=" + args.cxx,
+            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+
+
+def configure_database(args, db_dir):
+    """Writes a plain compilation database (no precompiled header) into
+    db_dir for the analyzer."""
     log("configuring %s (compilation database for the analyzer)" % db_dir)
-    run_checked([args.cmake, "-S", args.examples, "-B", db_dir] + common +
-                ["-DDDP_EXAMPLES_PCH=OFF"], "cmake (database)")
+    run_checked([args.cmake, "-S", args.examples, "-B", db_dir] +
+                cmake_common(args) + ["-DDDP_EXAMPLES_PCH=OFF"],
+                "cmake (database)")
+
+
+def configure_and_build(args, build_dir, db_dir):
+    """Builds the examples into build_dir, and the analyzer's database."""
+    configure_database(args, db_dir)
+    common = cmake_common(args)
     log("configuring %s (build, with a precompiled header)" % build_dir)
     run_checked([args.cmake, "-S", args.examples, "-B", build_dir] + common +
                 ["-DDDP_EXAMPLES_PCH=ON"], "cmake (build)")
@@ -363,6 +381,60 @@ def format_table(rows):
                       [row[4]]).rstrip() for row in table]
 
 
+def runtime_key(args):
+    """A key for what running the programs shows: the contents of every
+    file the programs are built from, and the launch settings. The compiler
+    is left out: a program's behaviour with 2 ranks on Gloo does not depend
+    on which Clang built it."""
+    digest = hashlib.sha256()
+    for base, dirs, files in os.walk(args.examples):
+        dirs[:] = sorted(d for d in dirs if d != "ci")
+        for name in sorted(files):
+            if name.endswith((".cpp", ".h", ".txt", ".py")):
+                path = os.path.join(base, name)
+                digest.update(os.path.relpath(path, args.examples).encode())
+                with open(path, "rb") as f:
+                    digest.update(hashlib.sha256(f.read()).digest())
+    digest.update(("%d %d %g" % (args.nproc, args.collective_timeout_ms,
+                                 args.run_timeout)).encode())
+    return digest.hexdigest()[:24]
+
+
+def cached_reports(args, programs):
+    """The run reports of an earlier run of the same programs, or None."""
+    if not args.runtime_cache:
+        return None
+    path = os.path.join(args.runtime_cache, runtime_key(args) + ".json")
+    try:
+        with open(path) as f:
+            stored = json.load(f)
+    except (OSError, ValueError):
+        return None
+    reports = {}
+    for pattern, variant, _ in programs:
+        report = stored.get("%s/%s" % (pattern, variant))
+        if report is None:
+            return None
+        reports[(pattern, variant)] = report
+    log("run reports of every program from %s" % path)
+    return reports
+
+
+def store_reports(args, reports):
+    """Keeps the run reports for the next run of the same programs (the
+    test suite runs this test once per LLVM release and once on a
+    sanitizer build)."""
+    if not args.runtime_cache:
+        return
+    os.makedirs(args.runtime_cache, exist_ok=True)
+    path = os.path.join(args.runtime_cache, runtime_key(args) + ".json")
+    temporary = path + ".%d" % os.getpid()
+    with open(temporary, "w") as f:
+        json.dump({"%s/%s" % key: report for key, report in reports.items()},
+                  f, indent=1)
+    os.replace(temporary, path)
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -390,6 +462,12 @@ def main(argv):
     parser.add_argument("--collective-timeout-ms", type=int, default=4000)
     parser.add_argument("--only", action="append", default=[],
                         help="only these patterns (repeatable)")
+    parser.add_argument("--runtime-cache",
+                        default=os.environ.get("DDP_EXAMPLES_RUNTIME_CACHE"),
+                        help="reuse the run reports of an earlier run of the "
+                        "same programs kept in this directory, and keep "
+                        "this run's there when every program agrees "
+                        "(default: $DDP_EXAMPLES_RUNTIME_CACHE)")
     args = parser.parse_args(argv)
 
     args.examples = os.path.realpath(args.examples)
@@ -416,7 +494,13 @@ def main(argv):
     os.makedirs(work)
     build_dir = os.path.join(work, "build")
     db_dir = os.path.join(work, "compile-db")
-    configure_and_build(args, build_dir, db_dir)
+    reports = cached_reports(args, programs)
+    from_cache = reports is not None
+    if from_cache:
+        configure_database(args, db_dir)
+    else:
+        configure_and_build(args, build_dir, db_dir)
+        reports = {}
 
     # The analyzer runs in a small pool. Meanwhile the buggy programs run,
     # one at a time: they are mostly waiting for a collective timeout, and
@@ -436,9 +520,9 @@ def main(argv):
                                                   result["seconds"],
                                                   verdict_of(result)))
 
-    reports = {}
-
     def run_all(variant):
+        if from_cache:
+            return
         for pattern, program_variant, _ in programs:
             if program_variant != variant:
                 continue
@@ -484,8 +568,10 @@ def main(argv):
                      "result": result, "note": note, "analysis": analysis})
 
     lines = ["Examples: analyzer verdict (clang-tidy -checks='-*,ddp-*') vs. "
-             "%d ranks at run time (collective timeout %d ms)" %
-             (args.nproc, args.collective_timeout_ms), ""]
+             "%d ranks at run time (collective timeout %d ms)%s" %
+             (args.nproc, args.collective_timeout_ms,
+              "; run reports of an earlier run of the same programs"
+              if from_cache else ""), ""]
     lines += format_table(rows)
     lines.append("")
     for row in rows:
@@ -503,6 +589,8 @@ def main(argv):
                  (len(rows), agree, known, "" if known == 1 else "s",
                   disagree))
     print("\n".join(lines))
+    if not disagree and not from_cache:
+        store_reports(args, reports)
     # A copy for reading after a lit run (which passes stdout to FileCheck).
     report_file = os.path.join(os.path.abspath(args.work), "last-report.txt")
     with open(report_file, "w") as out:

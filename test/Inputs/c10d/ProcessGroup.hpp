@@ -30,9 +30,13 @@ public:
   Tensor isnan() const;
   bool is_nonzero() const;
   Tensor detach() const;
+  bool defined() const;
+  const Tensor &grad() const;
+  Tensor &mutable_grad() const;
 };
 Tensor ones(std::vector<int64_t> sizes);
 Tensor zeros(std::vector<int64_t> sizes);
+Tensor zeros_like(const Tensor &t);
 } // namespace at
 
 namespace torch {
@@ -40,6 +44,7 @@ using at::Tensor;
 Tensor tensor(double value);
 Tensor ones(std::vector<int64_t> sizes);
 void save(const Tensor &t, const std::string &path);
+void load(Tensor &t, const std::string &path);
 namespace autograd {
 void backward(const std::vector<Tensor> &tensors);
 } // namespace autograd
@@ -115,6 +120,8 @@ public:
                                         int dstRank, int tag);
   virtual c10::intrusive_ptr<Work> recv(std::vector<at::Tensor> &tensors,
                                         int srcRank, int tag);
+  virtual c10::intrusive_ptr<Work>
+  recvAnysource(std::vector<at::Tensor> &tensors, int tag);
 };
 
 class Store {

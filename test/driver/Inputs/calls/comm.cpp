@@ -11,3 +11,7 @@ void Trainer::sync(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
 void GlooTrainer::step(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
   pg->barrier()->wait();
 }
+
+void NcclTrainer::step(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) {
+  pg->allreduce(t)->wait();
+}

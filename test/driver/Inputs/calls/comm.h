@@ -15,3 +15,8 @@ struct Trainer {
 struct GlooTrainer : Trainer {
   void step(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) override;
 };
+
+// Overrides GlooTrainer::step, and through it Trainer::step.
+struct NcclTrainer : GlooTrainer {
+  void step(c10d::ProcessGroup *pg, std::vector<at::Tensor> &t) override;
+};

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Gets the sources of the real-code benchmark and makes their compile databases.
+
+    bench/real_code/prepare.py [--repos a,b] [--root /work/realcode] [--force]
+
+For each repository of manifest.json:
+
+1. the source, at the manifest's commit, goes to ROOT/src/<id>: cloned from a
+   local mirror (MIRROR/<owner>+<name>/repo, as the search tool's `fetch`
+   leaves it) when there is one, else from https://github.com/<owner>/<name>.
+   An existing checkout at the right commit is used as it is; one at another
+   commit is an error (it is never reset: someone else may be reading it).
+2. its compile database goes to ROOT/cdb/<id>/compile_commands.json, made
+   the way a user would make it:
+   - "cmake": a configure of the project (`cmake -S SRC -B ROOT/cdb/<id>
+     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON` and the manifest's options). The
+     build directory is the database's directory, since the database names
+     headers that the configure generates there. Nothing is built.
+   - "generated": source globs and the flags a user would write by hand, for
+     projects whose configure cannot work here (missing submodules, a
+     Makefile-only build, setup.py).
+
+The code fetched is only read: no target of it is ever built or run. The
+sources stay outside this repository; nothing under ROOT is committed.
+"""
+import argparse
+import fnmatch
+import glob
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def placeholders(src):
+    """What the flags of a generated database may name: {src}, {mpi},
+    {cuda}, {torch}."""
+    try:
+        mpi = subprocess.run(["mpicc", "--showme:compile"], check=True,
+                             stdout=subprocess.PIPE, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        mpi = "-I/usr/lib/x86_64-linux-gnu/openmpi/include"
+    cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+    return {
+        "src": src,
+        "mpi": mpi,
+        "cuda": cuda,
+        # LibTorch as Debian installs it (libtorch-dev 1.13).
+        "torch": "-isystem /usr/include/torch/csrc/api/include",
+    }
+
+
+def expand(flags, values):
+    out = []
+    for flag in flags:
+        out.extend(shlex.split(flag.format(**values)))
+    return out
+
+
+def load_manifest(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def run(cmd, **kw):
+    print("+ " + " ".join(shlex.quote(c) for c in cmd), flush=True)
+    return subprocess.run(cmd, **kw)
+
+
+def get_source(repo, root, mirror):
+    dest = os.path.join(root, "src", repo["id"])
+    commit = repo["commit"]
+    if os.path.isdir(os.path.join(dest, ".git")):
+        head = subprocess.run(["git", "-C", dest, "rev-parse", "HEAD"],
+                              stdout=subprocess.PIPE, text=True).stdout.strip()
+        if head != commit:
+            sys.exit("prepare: '%s' is at %s, not %s; move it away or use "
+                     "--root" % (dest, head, commit))
+        return dest
+    owner, name = repo["github"].split("/")
+    local = os.path.join(mirror, "%s+%s" % (owner, name), "repo")
+    if os.path.isdir(os.path.join(local, ".git")):
+        local = os.path.join(local, ".git")
+    origin = local if os.path.isdir(local) else \
+        "https://github.com/%s/%s" % (owner, name)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    if run(["git", "clone", "-q", "--no-checkout", origin, dest]).returncode:
+        sys.exit("prepare: could not clone %s" % origin)
+    if run(["git", "-C", dest, "checkout", "-q", commit]).returncode:
+        # Snapshots lack files of 4 MiB and more; the checkout still lays out
+        # every other file, which is what the analysis reads.
+        print("prepare: warning: '%s' checked out with missing objects" % dest)
+    return dest
+
+
+def cmake_database(repo, src, cdb):
+    spec = repo["database"]
+    source_dir = os.path.join(src, spec.get("source_dir", "."))
+    cmd = ["cmake", "-S", source_dir, "-B", cdb,
+           "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + spec.get("options", [])
+    env = dict(os.environ, **spec.get("env", {}))
+    proc = run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+               text=True, errors="replace")
+    with open(os.path.join(cdb, "configure.log"), "w") as f:
+        f.write(proc.stdout)
+    if proc.returncode or not os.path.exists(
+            os.path.join(cdb, "compile_commands.json")):
+        print(proc.stdout[-3000:])
+        sys.exit("prepare: the configure of '%s' failed (log in %s)"
+                 % (repo["id"], cdb))
+
+
+def matches(rel, patterns):
+    return any(fnmatch.fnmatchcase(rel, p) for p in patterns)
+
+
+def generated_database(repo, src, cdb):
+    spec = repo["database"]
+    values = placeholders(src)
+    entries, seen = [], set()
+    for group in spec["groups"]:
+        compiler = group.get("compiler", "clang++")
+        flags = expand(group.get("flags", []), values)
+        directory = os.path.join(src, group.get("directory", "."))
+        files = []
+        for pattern in group["sources"]:
+            files.extend(glob.glob(os.path.join(src, pattern), recursive=True))
+        for path in sorted(set(files)):
+            rel = os.path.relpath(path, src)
+            if matches(rel, group.get("exclude", []) + spec.get("exclude", [])):
+                continue
+            if rel in seen:
+                continue
+            seen.add(rel)
+            entries.append({"directory": directory, "file": path,
+                            "arguments": [compiler] + flags + ["-c", path]})
+    os.makedirs(cdb, exist_ok=True)
+    with open(os.path.join(cdb, "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+
+
+def count_units(cdb):
+    with open(os.path.join(cdb, "compile_commands.json")) as f:
+        entries = json.load(f)
+    return len({os.path.normpath(os.path.join(e["directory"], e["file"]))
+                for e in entries})
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
+    parser.add_argument("--root", default="/work/realcode",
+                        help="where src/<id> and cdb/<id> go (outside the repository)")
+    parser.add_argument("--mirror", default="/work/.mirror",
+                        help="local mirrors <owner>+<name>/repo, used before GitHub")
+    parser.add_argument("--repos", help="comma-separated ids (default: all)")
+    parser.add_argument("--force", action="store_true",
+                        help="make the databases again even if they exist")
+    args = parser.parse_args()
+
+    manifest = load_manifest(args.manifest)
+    wanted = set(args.repos.split(",")) if args.repos else None
+    for repo in manifest["repositories"]:
+        if wanted and repo["id"] not in wanted:
+            continue
+        src = get_source(repo, args.root, args.mirror)
+        cdb = os.path.join(args.root, "cdb", repo["id"])
+        if os.path.exists(os.path.join(cdb, "compile_commands.json")) \
+                and not args.force:
+            print("%s: database exists (%d TUs)" % (repo["id"], count_units(cdb)))
+            continue
+        if args.force and os.path.isdir(cdb):
+            shutil.rmtree(cdb)
+        os.makedirs(cdb, exist_ok=True)
+        method = repo["database"]["method"]
+        if method == "cmake":
+            cmake_database(repo, src, cdb)
+        elif method == "generated":
+            generated_database(repo, src, cdb)
+        else:
+            sys.exit("prepare: unknown method '%s'" % method)
+        print("%s: %d TUs in %s" % (repo["id"], count_units(cdb), cdb), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+//===--- CommunicatorMembership.cpp - Conditions a communicator's members share //
+
+#include "core/CommunicatorMembership.h"
+#include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace ddp {
+
+bool isCommunicatorType(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const auto *Typedef = T->getAs<TypedefType>();
+    if (!Typedef)
+      return false;
+    const TypedefNameDecl *D = Typedef->getDecl();
+    if (D->getDeclName().isIdentifier() &&
+        (D->getName() == "MPI_Comm" || D->getName() == "ncclComm_t"))
+      return true;
+    T = D->getUnderlyingType();
+  }
+  return false;
+}
+
+const Expr *communicatorOf(const CallExpr *Call, bool Catalogued) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  const Expr *Found = nullptr;
+  for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs();
+       ++I) {
+    // By value, or by address (MPI_Comm_free(&comm) frees it collectively).
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (!isCommunicatorType(T) &&
+        !(T->isPointerType() && isCommunicatorType(T->getPointeeType())))
+      continue;
+    // A collective runs on its (first) communicator; a helper given two
+    // could use either.
+    if (Catalogued)
+      return Call->getArg(I);
+    if (Found)
+      return nullptr;
+    Found = Call->getArg(I);
+  }
+  return Found;
+}
+
+static const Expr *stripObject(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *UO = dyn_cast<UnaryOperator>(E);
+    if (!UO || (UO->getOpcode() != UO_AddrOf && UO->getOpcode() != UO_Deref))
+      return E;
+    E = UO->getSubExpr();
+  }
+  return E;
+}
+
+bool sameObject(const Expr *A, const Expr *B) {
+  A = stripObject(A);
+  B = stripObject(B);
+  if (!A || !B)
+    return false;
+  if (isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B))
+    return true;
+  if (const auto *RA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *RB = dyn_cast<DeclRefExpr>(B);
+    return RB && RA->getDecl()->getCanonicalDecl() ==
+                     RB->getDecl()->getCanonicalDecl();
+  }
+  if (const auto *MA = dyn_cast<MemberExpr>(A)) {
+    const auto *MB = dyn_cast<MemberExpr>(B);
+    return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
+           sameObject(MA->getBase(), MB->getBase());
+  }
+  if (const auto *SA = dyn_cast<ArraySubscriptExpr>(A)) {
+    const auto *SB = dyn_cast<ArraySubscriptExpr>(B);
+    return SB && sameObject(SA->getBase(), SB->getBase()) &&
+           sameObject(SA->getIdx(), SB->getIdx());
+  }
+  return false;
+}
+
+/// The object a field belongs to: `info` for `info->rank`.
+static const Expr *ownerOf(const Expr *E) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripObject(E));
+  return Member ? Member->getBase() : nullptr;
+}
+
+CommunicatorMembership::CommunicatorMembership(const FunctionDecl *FD,
+                                               AnalysisContext &Ctx)
+    : Ctx(Ctx) {
+  if (FD)
+    collect(FD->getBody());
+}
+
+void CommunicatorMembership::collect(const Stmt *S) {
+  if (!S)
+    return;
+  for (const Stmt *Child : S->children())
+    collect(Child);
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return;
+  // A rank source with an out-parameter and a communicator gives the rank
+  // in that communicator.
+  if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee))
+    if (Entry->Role == CallRole::RankSource && Entry->Arg >= 0 &&
+        static_cast<unsigned>(Entry->Arg) < Call->getNumArgs())
+      if (const Expr *Comm = communicatorOf(Call, true))
+        RanksIn.push_back({Call->getArg(Entry->Arg), Comm});
+  if (!Callee->getDeclName().isIdentifier())
+    return;
+  // The colour decides which communicator a rank gets; MPI_UNDEFINED gets
+  // none.
+  llvm::StringRef Name = Callee->getName();
+  unsigned Out = Name == "MPI_Comm_split" || Name == "ncclCommSplit" ? 3
+                 : Name == "MPI_Comm_split_type"                     ? 4
+                                                                     : 0;
+  if (Out && Call->getNumArgs() > Out)
+    SplitBy.push_back({Call->getArg(1), Call->getArg(Out)});
+}
+
+/// True if a macro named \p Name produced \p E (looking through the macros
+/// it is expanded in).
+static bool spelledAs(const Expr *E, llvm::StringRef Name, ASTContext &AST) {
+  const SourceManager &SM = AST.getSourceManager();
+  SourceLocation Loc = E->getBeginLoc();
+  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 16; ++Depth) {
+    if (Lexer::getImmediateMacroName(Loc, SM, AST.getLangOpts()) == Name)
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
+bool CommunicatorMembership::isNullCommunicator(const Expr *E) const {
+  return E->isNullPointerConstant(Ctx.AST, Expr::NPC_ValueDependentIsNotNull) ||
+         spelledAs(E, "MPI_COMM_NULL", Ctx.AST);
+}
+
+bool CommunicatorMembership::isRankIn(const Expr *Rank,
+                                      const Expr *Comm) const {
+  bool Known = false;
+  for (const auto &[R, C] : RanksIn) {
+    if (!sameObject(R, Rank))
+      continue;
+    if (sameObject(C, Comm))
+      return true;
+    Known = true;
+  }
+  // Where the function does not show which communicator the rank is in, a
+  // rank kept in one object with a communicator is taken as the rank in it
+  // (`info->rank` and `info->comm`).
+  if (Known)
+    return false;
+  const Expr *Owner = ownerOf(Rank);
+  return Owner && sameObject(Owner, ownerOf(Comm));
+}
+
+/// Strips parentheses, implicit conversions and negations: `!(x)` is the
+/// same on every member when x is.
+static const Expr *stripCondition(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Not = dyn_cast<UnaryOperator>(E);
+    if (!Not || Not->getOpcode() != UO_LNot)
+      return E;
+    E = Not->getSubExpr();
+  }
+  return E;
+}
+
+bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
+                                             const Expr *Comm) const {
+  Cond = stripCondition(Cond);
+  if (!Cond || !Comm)
+    return false;
+  // `if (comm)` on a handle, `if (colour)`.
+  if (isCommunicatorType(Cond->getType()) && sameObject(Cond, Comm))
+    return true;
+  for (const auto &[Colour, Split] : SplitBy)
+    if (sameObject(Colour, Cond) && sameObject(Split, Comm))
+      return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO || !BO->isComparisonOp())
+    return false;
+  for (bool Swap : {false, true}) {
+    const Expr *Subject = (Swap ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
+    const Expr *Other = (Swap ? BO->getLHS() : BO->getRHS())->IgnoreParenImpCasts();
+    BinaryOperatorKind Op =
+        Swap ? BinaryOperator::reverseComparisonOp(BO->getOpcode())
+             : BO->getOpcode();
+    // The communicator against the null communicator: only members hold it.
+    if ((Op == BO_EQ || Op == BO_NE) &&
+        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
+      return sameObject(Subject, Comm);
+    std::optional<llvm::APSInt> Value;
+    if (Other->HasSideEffects(Ctx.AST) ||
+        !(Value = evaluateInt(Other, Ctx.AST)))
+      continue;
+    // The colour against a constant: each communicator the split makes
+    // holds the ranks of one colour.
+    for (const auto &[Colour, Split] : SplitBy)
+      if (sameObject(Colour, Subject) && sameObject(Split, Comm))
+        return true;
+    // The rank in the communicator against "no rank": a rank is never
+    // negative, so `rank != -1` (MPI_UNDEFINED, MPI_PROC_NULL) and
+    // `rank >= 0` hold exactly on the members.
+    const llvm::APSInt &V = *Value;
+    bool NoRank = V.isNegative() ||
+                  (V == 0 && (Op == BO_GE || Op == BO_LT));
+    if (NoRank && isRankIn(Subject, Comm))
+      return true;
+  }
+  return false;
+}
+
+} // namespace ddp

@@ -1,0 +1,82 @@
+//===--- CommunicatorMembership.h - Conditions a communicator's members share -===//
+//
+// A collective on a communicator needs every member of that communicator,
+// not every rank. A branch whose condition is the same on every member of a
+// communicator C takes all of C's members the same way, so a collective on C
+// under it is called by all of C's members or by none, whatever the ranks
+// outside C do. Such conditions are membership itself and the colour C was
+// split by:
+//
+//   if (comm != MPI_COMM_NULL)            // C itself against the null handle
+//   if (info->rank != -1)                 // the rank in C against "no rank"
+//   if (color == 0) ... sub ...           // MPI_Comm_split(w, color, k, &sub)
+//
+// Collectives on other communicators under the same condition are compared
+// as usual.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DDP_CORE_COMMUNICATORMEMBERSHIP_H
+#define DDP_CORE_COMMUNICATORMEMBERSHIP_H
+
+#include "llvm/ADT/SmallVector.h"
+#include <utility>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class Expr;
+class FunctionDecl;
+class QualType;
+class Stmt;
+} // namespace clang
+
+namespace ddp {
+
+class AnalysisContext;
+
+/// True for MPI_Comm and ncclComm_t (through any typedef of them).
+bool isCommunicatorType(clang::QualType T);
+
+/// The communicator a call runs on: the MPI_Comm or ncclComm_t argument (or
+/// the address of one, as MPI_Comm_free takes it) of a catalogued call, or
+/// the only communicator a helper is given. Null if there is none, or (for a
+/// helper) more than one.
+const clang::Expr *communicatorOf(const clang::CallExpr *Call,
+                                  bool Catalogued);
+
+/// True if \p A and \p B name the same object: the same variable, or the
+/// same field of the same object (`info->comm` and `info->comm`).
+bool sameObject(const clang::Expr *A, const clang::Expr *B);
+
+class CommunicatorMembership {
+public:
+  /// Reads, in \p FD's body, which variables hold the rank in which
+  /// communicator (MPI_Comm_rank(C, &r), ncclCommUserRank(C, &r)) and which
+  /// communicators were split by which colour.
+  CommunicatorMembership(const clang::FunctionDecl *FD, AnalysisContext &Ctx);
+
+  /// True if every member of the communicator \p Comm evaluates \p Cond (the
+  /// condition of a branch) alike.
+  bool sharedByMembers(const clang::Expr *Cond, const clang::Expr *Comm) const;
+
+private:
+  void collect(const clang::Stmt *S);
+  /// \p Rank holds this process's rank in \p Comm, or a negative value when
+  /// it is not a member.
+  bool isRankIn(const clang::Expr *Rank, const clang::Expr *Comm) const;
+  bool isNullCommunicator(const clang::Expr *E) const;
+
+  AnalysisContext &Ctx;
+  /// (rank, communicator): MPI_Comm_rank(communicator, &rank).
+  llvm::SmallVector<std::pair<const clang::Expr *, const clang::Expr *>, 2>
+      RanksIn;
+  /// (colour, communicator): MPI_Comm_split(parent, colour, key,
+  /// &communicator).
+  llvm::SmallVector<std::pair<const clang::Expr *, const clang::Expr *>, 2>
+      SplitBy;
+};
+
+} // namespace ddp
+
+#endif // DDP_CORE_COMMUNICATORMEMBERSHIP_H

@@ -1,0 +1,71 @@
+//===- eval_skips_sync/buggy.cpp - Evaluation step skips the averaging ----===//
+//
+// Data-parallel training where rank 0 evaluates every third step. On those
+// steps it prints the validation loss and moves straight on to the next step
+// - skipping the gradient averaging that the other ranks do. The averaging
+// is a loop over the parameters, one allreduce each: a loop over a list
+// that could be empty, but that has the same length on every rank. Rank 0's
+// allreduces then pair with the other ranks' allreduces of another step,
+// and at the end it waits in the final barrier while they still allreduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "common/dist_setup.h"
+
+#include <vector>
+
+static constexpr int kSteps = 6;
+static constexpr int kEvalEvery = 3;
+
+static void train(const c10::intrusive_ptr<c10d::ProcessGroup> &pg) {
+  int rank = pg->getRank();
+  int worldSize = pg->getSize();
+
+  torch::manual_seed(0);
+  torch::nn::Linear model(4, 1);
+  torch::optim::SGD optimizer(model->parameters(), /*lr=*/0.05);
+
+  torch::manual_seed(1 + rank);
+  torch::Tensor inputs = torch::randn({32, 4});
+  torch::Tensor targets = inputs.sum(/*dim=*/1, /*keepdim=*/true);
+  torch::Tensor valInputs = torch::randn({8, 4});
+  torch::Tensor valTargets = valInputs.sum(/*dim=*/1, /*keepdim=*/true);
+
+  for (int step = 0; step < kSteps; ++step) {
+    // BUG: the evaluation step replaces the training step on rank 0, and
+    // with it the gradient averaging below.
+    if (rank == 0 && step % kEvalEvery == 0) {
+      torch::NoGradGuard noGrad;
+      torch::Tensor valLoss =
+          torch::mse_loss(model->forward(valInputs), valTargets);
+      std::cout << "step " << step << ": validation loss "
+                << valLoss.item<float>() << std::endl;
+      continue;
+    }
+
+    optimizer.zero_grad();
+    torch::Tensor loss = torch::mse_loss(model->forward(inputs), targets);
+    loss.backward();
+    for (torch::Tensor &param : model->parameters()) {
+      std::vector<torch::Tensor> grads{param.grad()};
+      pg->allreduce(grads)->wait();
+      param.grad().div_(worldSize);
+    }
+    optimizer.step();
+  }
+
+  // Every rank waits for the others before it exits.
+  pg->barrier()->wait();
+  if (rank == 0)
+    std::cout << "training finished" << std::endl;
+}
+
+int main() {
+  try {
+    c10::intrusive_ptr<c10d::ProcessGroup> pg = ddp_example::initProcessGroup();
+    train(pg);
+  } catch (const std::exception &err) {
+    return ddp_example::reportFailure(err);
+  }
+  return 0;
+}

@@ -1,0 +1,4 @@
+#include <a.h> /* x
+ y */
+#include "b.h"
+#include_next <c.h>

@@ -1,0 +1,4 @@
+int f(const Undeclared &t) {
+  const auto [a, b] = g(t);
+  return a;
+}
