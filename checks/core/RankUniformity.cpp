@@ -354,12 +354,14 @@ Dep Evaluator::fallback(const ValueDecl *D) {
     Result = Dep(Known);
   } else {
     Result = nameHeuristic(D);
-    // A parameter of this function holds what the caller passes.
-    if (!Result.any())
-      if (const auto *Param = dyn_cast<ParmVarDecl>(D))
-        if (FD && Param->getDeclContext() == FD)
-          Result = Dep(Ctx.placeholder(Param, false),
-                       inputBit(Param->getFunctionScopeIndex()), 0);
+    // A parameter of this function holds what the caller passes: that, when
+    // its name says nothing, or when a call is seen to pass it the rank
+    // (whose explanation then beats the name's).
+    if (const auto *Param = dyn_cast<ParmVarDecl>(D))
+      if (FD && Param->getDeclContext() == FD &&
+          (!Result.any() || Ctx.Facts.actual(Param, false)))
+        Result = Dep(Ctx.placeholder(Param, false),
+                     inputBit(Param->getFunctionScopeIndex()), 0);
   }
   Fallbacks[D] = Result;
   return Result;
