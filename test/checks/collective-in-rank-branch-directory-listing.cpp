@@ -64,7 +64,8 @@ void skipWhenResumed(PG pg, Tensors &weights) {
 // CHECK-NOTES: :[[@LINE-10]]:3: note: 'countCheckpoints' returns a rank-dependent value here
 // CHECK-NOTES: :[[@LINE-14]]:7: note: 'found' is assigned under a rank-dependent condition here
 // CHECK-NOTES: :[[@LINE-16]]:12: note: 'readdir(d)' lists a directory of this rank's file system
-// CHECK-NOTES: :[[@LINE-8]]:5: note: ranks where 'countCheckpoints("/checkpoints") > 0' leave here (return) and never reach 'broadcast'
+// (Through the loop's test, the first branch whose join 'found' meets.)
+// CHECK-NOTES: :[[@LINE-9]]:5: note: ranks where 'countCheckpoints("/checkpoints") > 0' leave here (return) and never reach 'broadcast'
 
 // glob() writes what it found into its last argument.
 void syncEachShard(PG pg, Tensors &t) {
