@@ -173,14 +173,16 @@ struct Unit {
   TUSummary Summary;
   /// The parsed TU, kept for later rounds while the memory budget allows.
   std::unique_ptr<ParsedTU> Parsed;
+  /// Parsed at least once in this run (else every round came from the
+  /// cache).
+  bool WasParsed = false;
   /// The preamble it was parsed against, for a later round's parse.
   const Preamble *Against = nullptr;
 };
 
-/// How phase 1 went: TUs parsed, TUs the cache answered, and how many parsed
-/// TUs are kept in memory.
+/// How phase 1 went: how many parsed TUs are kept in memory.
 struct Phase1State {
-  std::atomic<unsigned> Parsed{0}, Cached{0}, Kept{0};
+  std::atomic<unsigned> Kept{0};
   unsigned MaxKept = 0;
   /// Where preambles are kept; empty with --no-preamble.
   std::string PreambleDir;
@@ -289,7 +291,6 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     if (std::optional<TUSummary> Cached = Cache.lookup(Keys[I])) {
       U.Summary = std::move(*Cached);
       Answered[I] = true;
-      ++State.Cached;
       Progress.cached();
     }
   });
@@ -391,7 +392,7 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
         Against = nullptr;
       }
       U.Against = Against;
-      ++State.Parsed;
+      U.WasParsed = true;
     }
     auto ParseEnd = std::chrono::steady_clock::now();
     U.Summary = Parsed->summarize(U.Options, U.Imports);
@@ -434,45 +435,32 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
 }
 
 /// Phase 1 for every unit, then again for the units whose facts from other
-/// TUs changed, until they settle. Corrections of guesses about other TUs'
-/// functions go first: they can withdraw facts the guesses produced.
+/// TUs changed (the summaries of the functions they call there, and the
+/// parameters of their own functions that calls there pass the rank), until
+/// they settle.
 void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
                unsigned Workers, ProgressLine &Progress, Phase1State &State) {
   std::vector<size_t> Which(Units.size());
   for (size_t I = 0; I < Units.size(); ++I)
     Which[I] = I;
+  auto Ids = [](const std::vector<FactRecord> &Facts) {
+    std::vector<std::string> Out;
+    for (const FactRecord &F : Facts)
+      Out.push_back(F.id());
+    return Out;
+  };
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
     summarize(Units, Which, Round, Cache, Workers, Progress, State);
     std::vector<TUSummary> All;
     for (const Unit &U : Units)
       All.push_back(U.Summary);
-    std::vector<std::pair<size_t, std::vector<FactRecord>>> Changed;
-    bool AnyCorrection = false;
+    Which.clear();
     for (size_t I = 0; I < Units.size(); ++I) {
       if (!Units[I].Summary.Error.empty())
         continue;
       std::vector<FactRecord> Wanted = importsFor(Units[I].Summary, All);
-      auto Ids = [](const std::vector<FactRecord> &Facts) {
-        std::vector<std::string> Out;
-        for (const FactRecord &F : Facts)
-          Out.push_back(F.id());
-        return Out;
-      };
       if (Ids(Wanted) == Ids(Units[I].Imports))
         continue;
-      bool Correction = llvm::any_of(Wanted, [&](const FactRecord &F) {
-        return F.Index == FactRecord::AnalysedElsewhere &&
-               !llvm::is_contained(Ids(Units[I].Imports), F.id());
-      });
-      AnyCorrection |= Correction;
-      Changed.push_back({Correction ? I : I + Units.size(), std::move(Wanted)});
-    }
-    Which.clear();
-    for (auto &[Key, Wanted] : Changed) {
-      bool Correction = Key < Units.size();
-      if (AnyCorrection && !Correction)
-        continue;
-      size_t I = Correction ? Key : Key - Units.size();
       Units[I].Imports = std::move(Wanted);
       Which.push_back(I);
     }
@@ -704,8 +692,11 @@ int main(int argc, const char **argv) {
   Run R;
   R.SourceRoot = Root;
   R.TranslationUnits = Units.size();
-  R.Parsed = State.Parsed;
-  R.Cached = State.Cached;
+  // Per TU, whatever the rounds: parsed at least once, or answered from the
+  // cache every time.
+  R.Parsed = unsigned(
+      llvm::count_if(Units, [](const Unit &U) { return U.WasParsed; }));
+  R.Cached = unsigned(Units.size()) - R.Parsed;
   R.CompileErrorsFail = FailOnCompileErrors;
   std::vector<TUSummary> Summaries;
   for (Unit &U : Units) {

@@ -522,46 +522,59 @@ std::vector<Diagnostic> link(const std::vector<TUSummary> &TUs,
 
 std::vector<FactRecord> importsFor(const TUSummary &TU,
                                    const std::vector<TUSummary> &All) {
-  llvm::StringSet<> Defines, Calls, Assumed;
+  llvm::StringSet<> Defines, Calls;
   for (const std::string &K : TU.Defines)
     Defines.insert(K);
   for (const std::string &K : TU.Calls)
-    Calls.insert(K);
-  for (const std::string &K : TU.AssumedReturns)
-    Assumed.insert(K);
+    if (!Defines.contains(K))
+      Calls.insert(K);
   std::vector<FactRecord> Out;
   llvm::StringSet<> Ids;
   auto Add = [&](const FactRecord &F) {
     if (Ids.insert(F.id()).second)
       Out.push_back(F);
   };
-  for (const TUSummary &Other : All) {
-    if (&Other == &TU)
-      continue;
-    for (const FactRecord &F : Other.Exports)
-      if (F.Index >= 0 ? Defines.contains(F.Key)
-                       : Calls.contains(F.Key) && !Defines.contains(F.Key))
-        Add(F);
-    // A guess that a function of the other TU returns a rank-dependent
-    // value: its own analysis decides instead, for every function this TU
-    // calls there (one round of correction, not one per guess).
-    if (!Assumed.empty())
-      for (const std::string &K : Other.Defines)
-        if (Calls.contains(K) && !Defines.contains(K)) {
-          FactRecord F;
-          F.Key = K;
-          F.Index = FactRecord::AnalysedElsewhere;
+  // The parameters of this TU's functions that calls in other TUs pass
+  // rank-dependent arguments or rank variables' names.
+  for (const TUSummary &Other : All)
+    if (&Other != &TU)
+      for (const FactRecord &F : Other.Exports)
+        if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key))
           Add(F);
-        }
-  }
-  // Such corrections stay: they are true whatever the guesses.
+  // The summaries of the functions it calls elsewhere, from the first TU
+  // that defines each (as the link resolves the calls). A function defined
+  // there without a summary returns and writes nothing rank-dependent: that
+  // is worth importing only to correct a guess this TU made without it (and
+  // stays imported, since the guess is no longer made with it).
+  llvm::StringSet<> Guessed;
+  for (const std::string &K : TU.AssumedReturns)
+    Guessed.insert(K);
   for (llvm::StringRef Id : TU.Imports)
-    if (Id.consume_front("a:")) {
-      FactRecord F;
-      F.Key = Id.str();
-      F.Index = FactRecord::AnalysedElsewhere;
-      Add(F);
+    if (Id.consume_front("s:"))
+      Guessed.insert(Id.rsplit(':').first);
+  llvm::StringSet<> Found;
+  for (const TUSummary &Other : All) {
+    if (&Other == &TU || !Other.Error.empty())
+      continue;
+    llvm::StringMap<const FactRecord *> Summaries;
+    for (const FactRecord &F : Other.Exports)
+      if (F.K == FactRecord::Kind::Summary)
+        Summaries[F.Key] = &F;
+    for (const std::string &K : Other.Defines) {
+      if (!Calls.contains(K) || !Found.insert(K).second)
+        continue;
+      if (const FactRecord *F = Summaries.lookup(K)) {
+        Add(*F);
+        continue;
+      }
+      if (!Guessed.contains(K))
+        continue;
+      FactRecord Empty;
+      Empty.K = FactRecord::Kind::Summary;
+      Empty.Key = K;
+      Add(Empty);
     }
+  }
   llvm::sort(Out, [](const FactRecord &A, const FactRecord &B) {
     return A.id() < B.id();
   });

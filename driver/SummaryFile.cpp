@@ -1,22 +1,34 @@
 //===--- SummaryFile.cpp - Reading and writing per-TU summaries -----------===//
 
 #include "SummaryFile.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 namespace json = llvm::json;
 
 namespace ddp::driver {
 
+static json::Value toJSON(const DepSummaryRecord &S);
+
 std::string FactRecord::id() const {
-  if (Index == ReturnsRank)
-    return "r:" + Key;
-  if (Index == AnalysedElsewhere)
-    return "a:" + Key;
-  return "p:" + Key + ":" + std::to_string(Index);
+  switch (K) {
+  case Kind::Argument:
+    return "p:" + Key + ":" + std::to_string(Index);
+  case Kind::EnvName:
+    return "e:" + Key + ":" + std::to_string(Index);
+  case Kind::Summary:
+    break;
+  }
+  // A summary that changes is another fact: the importer is analysed again.
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << toJSON(Summary);
+  return "s:" + Key + ":" + llvm::utohexstr(llvm::xxh3_64bits(Text));
 }
 
 /// The links a step stands for: N for "... N more steps ...", else 1.
@@ -152,8 +164,53 @@ static json::Value toJSON(const BranchRecord &B) {
   return O;
 }
 
+static json::Value toJSON(const DepRecord &D) {
+  json::Object O{{"why", array(D.Why)}};
+  if (D.Divergent)
+    O["divergent"] = true;
+  if (D.Synced)
+    O["synced"] = true;
+  // Bit masks, as signed 64-bit numbers (JSON readers keep those exact).
+  if (D.Params)
+    O["params"] = int64_t(D.Params);
+  if (D.EnvKeys)
+    O["env_keys"] = int64_t(D.EnvKeys);
+  if (D.Root >= 0) {
+    O["root"] = D.Root;
+    O["root_env"] = D.RootEnv;
+  }
+  return O;
+}
+
+static json::Value toJSON(const DepSummaryRecord &S) {
+  json::Array Writes;
+  for (const auto &[Index, D] : S.Writes)
+    Writes.push_back(json::Object{{"index", Index}, {"value", toJSON(D)}});
+  return json::Object{{"return", toJSON(S.Return)},
+                      {"writes", std::move(Writes)}};
+}
+
+static llvm::StringRef factKindName(FactRecord::Kind K) {
+  switch (K) {
+  case FactRecord::Kind::Argument:
+    return "argument";
+  case FactRecord::Kind::EnvName:
+    return "env-name";
+  case FactRecord::Kind::Summary:
+    break;
+  }
+  return "summary";
+}
+
 static json::Value toJSON(const FactRecord &F) {
-  return json::Object{{"key", F.Key}, {"index", F.Index}, {"why", array(F.Why)}};
+  json::Object O{{"kind", factKindName(F.K)}, {"key", F.Key}};
+  if (F.K == FactRecord::Kind::Summary) {
+    O["summary"] = toJSON(F.Summary);
+  } else {
+    O["index"] = F.Index;
+    O["why"] = array(F.Why);
+  }
+  return O;
 }
 
 json::Value toJSON(const Dependency &D) {
@@ -316,10 +373,53 @@ bool fromJSON(const json::Value &V, BranchRecord &B, json::Path P) {
          M.mapOptional("by_name_note", B.ByNameNote);
 }
 
+bool fromJSON(const json::Value &V, DepRecord &D, json::Path P) {
+  json::ObjectMapper M(V, P);
+  int64_t Params = 0, EnvKeys = 0, Root = -1;
+  if (!M || !M.map("why", D.Why) || !M.mapOptional("divergent", D.Divergent) ||
+      !M.mapOptional("synced", D.Synced) || !M.mapOptional("params", Params) ||
+      !M.mapOptional("env_keys", EnvKeys) || !M.mapOptional("root", Root) ||
+      !M.mapOptional("root_env", D.RootEnv))
+    return false;
+  if (Root < -1 || Root > 1000000) {
+    P.field("root").report("expected an input index");
+    return false;
+  }
+  D.Params = uint64_t(Params);
+  D.EnvKeys = uint64_t(EnvKeys);
+  D.Root = int(Root);
+  return true;
+}
+
+bool fromJSON(const json::Value &V, std::pair<unsigned, DepRecord> &W,
+              json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && mapIndex(M, P, "index", W.first) && M.map("value", W.second);
+}
+
+bool fromJSON(const json::Value &V, DepSummaryRecord &S, json::Path P) {
+  json::ObjectMapper M(V, P);
+  return M && M.map("return", S.Return) && M.map("writes", S.Writes);
+}
+
 bool fromJSON(const json::Value &V, FactRecord &F, json::Path P) {
   json::ObjectMapper M(V, P);
-  return M && M.map("key", F.Key) && M.map("index", F.Index) &&
-         M.map("why", F.Why);
+  std::string Kind;
+  if (!M || !M.map("kind", Kind) || !M.map("key", F.Key))
+    return false;
+  if (Kind == "summary") {
+    F.K = FactRecord::Kind::Summary;
+    return M.map("summary", F.Summary);
+  }
+  if (Kind == "argument")
+    F.K = FactRecord::Kind::Argument;
+  else if (Kind == "env-name")
+    F.K = FactRecord::Kind::EnvName;
+  else {
+    P.field("kind").report("unknown fact kind");
+    return false;
+  }
+  return mapIndex(M, P, "index", F.Index) && M.map("why", F.Why);
 }
 
 bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {

@@ -22,7 +22,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 4;
+inline constexpr unsigned SummaryVersion = 5;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -118,18 +118,48 @@ struct BranchRecord {
   Step Uniform;
 };
 
-/// A fact that crosses to another TU: a rank-dependent argument passed to
-/// parameter Index of Key (Index >= 0), a rank-dependent value Key returns
-/// (ReturnsRank), or that Key has a body the driver analysed, so that its
-/// result depends on the rank only by a ReturnsRank fact (AnalysedElsewhere).
-struct FactRecord {
-  static constexpr int ReturnsRank = -1;
-  static constexpr int AnalysedElsewhere = -2;
-  std::string Key;
-  int Index = ReturnsRank;
+/// How a value depends on the rank and on a function's inputs, as phase 1
+/// found it (core/Dependence.h): rank-dependent whoever calls (Divergent),
+/// or rank-dependent where a call passes a rank-dependent argument for one
+/// of the parameters in Params, or the name of a rank environment variable
+/// for one in EnvKeys. Why explains it; for a conditional value it ends
+/// where the input Root (an environment variable's name, with RootEnv) is
+/// used, and the caller's explanation goes on from there.
+struct DepRecord {
+  bool Divergent = false;
+  /// A buffer a collective made the same on every rank (a written
+  /// parameter only).
+  bool Synced = false;
+  uint64_t Params = 0;
+  uint64_t EnvKeys = 0;
   std::vector<Step> Why;
-  /// The key the driver uses to tell facts apart: "p:<usr>:<i>", "r:<usr>"
-  /// or "a:<usr>".
+  int Root = -1;
+  bool RootEnv = false;
+};
+
+/// How a function's result and what it writes through its parameters
+/// depend on its inputs (core/Dependence.h, DepSummary).
+struct DepSummaryRecord {
+  DepRecord Return;
+  std::vector<std::pair<unsigned, DepRecord>> Writes;
+};
+
+/// A fact that crosses to another TU:
+/// - Argument: some call passes parameter Index of Key a rank-dependent
+///   argument (Why explains it, back to the rank);
+/// - EnvName: some call passes parameter Index of Key the name of a rank
+///   environment variable;
+/// - Summary: the dependence summary of Key, which its callers in other TUs
+///   instantiate with their own arguments.
+struct FactRecord {
+  enum class Kind { Argument, EnvName, Summary };
+  Kind K = Kind::Argument;
+  std::string Key;
+  unsigned Index = 0;
+  std::vector<Step> Why;
+  DepSummaryRecord Summary;
+  /// The key the driver uses to tell facts apart: "p:<usr>:<i>",
+  /// "e:<usr>:<i>", or "s:<usr>:<hash of the summary>".
   std::string id() const;
 };
 
@@ -186,8 +216,8 @@ struct TUSummary {
   std::vector<std::string> Calls;
   /// The overrides defined here.
   std::vector<OverrideRecord> Overrides;
-  /// Functions of other TUs this TU took to return a rank-dependent value
-  /// (they got a rank-dependent argument).
+  /// Functions of other TUs that this TU, not having their summaries, took
+  /// to return a rank-dependent value (they got a rank-dependent argument).
   std::vector<std::string> AssumedReturns;
   /// Functions skipped for the analysis budget or for compile errors.
   std::vector<SkippedRecord> Skipped;

@@ -63,7 +63,9 @@ public:
   std::vector<Step> why(const Origin *O) {
     std::vector<Step> Steps;
     llvm::DenseSet<const Origin *> Seen;
-    for (; O && Seen.insert(O).second; O = O->Cause) {
+    // A placeholder stands for what a caller passes: the caller's own
+    // explanation goes on from there.
+    for (; O && !O->Input && Seen.insert(O).second; O = O->Cause) {
       Step S;
       S.Message = O->Message;
       if (O->Loc.isValid())
@@ -75,6 +77,26 @@ public:
       Steps.push_back(std::move(S));
     }
     return shortenChain(std::move(Steps));
+  }
+
+  /// \p D as a record: its explanation, and the input it ends at.
+  DepRecord dep(const Dep &D) {
+    DepRecord R;
+    if (D.Why && D.Why->Synced) {
+      R.Synced = true;
+      return R;
+    }
+    R.Divergent = D.divergent();
+    if (!R.Divergent) {
+      R.Params = D.Params;
+      R.EnvKeys = D.EnvKeys;
+      if (const Origin *Root = AnalysisContext::rootOf(D.Why)) {
+        R.Root = int(Root->Input->getFunctionScopeIndex());
+        R.RootEnv = Root->EnvInput;
+      }
+    }
+    R.Why = why(D.Why);
+    return R;
   }
 
   /// The index of \p N (a located summary) in the node table.
@@ -157,8 +179,10 @@ private:
   llvm::DenseMap<const SummaryNode *, unsigned> Index;
 };
 
-/// Seeds the facts other TUs found: rank-dependent arguments passed to this
-/// TU's functions, and rank-dependent values returned by other TUs'.
+/// Seeds the facts other TUs found: the parameters of this TU's functions
+/// that calls elsewhere pass rank-dependent arguments (or rank variables'
+/// names), and the dependence summaries of the functions of other TUs it
+/// calls.
 class ImportSeeder : public UserCodeVisitor<ImportSeeder> {
 public:
   ImportSeeder(AnalysisContext &Ctx, const std::vector<FactRecord> &Imports)
@@ -168,39 +192,70 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    auto It = ByKey.find(usrOf(FD));
+    auto It = ByKey.find(usrOf(FD->getCanonicalDecl()));
     if (It == ByKey.end())
       return true;
     for (const FactRecord *F : It->second) {
-      if (F->Index == FactRecord::AnalysedElsewhere) {
-        Ctx.Facts.setAnalysedElsewhere(FD->getCanonicalDecl());
+      if (F->K == FactRecord::Kind::Summary) {
+        // For a function whose body is elsewhere: its callers here
+        // instantiate the summary with their arguments.
+        if (Ctx.isExternalUserFunction(FD) && Seeded.insert(F).second)
+          Ctx.Facts.mergeSummary(FD->getCanonicalDecl(),
+                                 summary(*F, FD->getCanonicalDecl()));
         continue;
       }
-      const Origin *Why = origin(*F);
-      if (F->Index == FactRecord::ReturnsRank)
-        Ctx.Facts.addReturn(FD->getCanonicalDecl(), Why);
-      else if (FD->doesThisDeclarationHaveABody() &&
-               unsigned(F->Index) < FD->getNumParams())
-        Ctx.Facts.addDecl(FD->getParamDecl(F->Index), Why);
+      if (!FD->doesThisDeclarationHaveABody() || F->Index >= FD->getNumParams())
+        continue;
+      Ctx.Facts.setActual(FD->getParamDecl(F->Index),
+                          F->K == FactRecord::Kind::EnvName,
+                          chain(F, F->Why, nullptr));
     }
     return true;
   }
 
 private:
-  const Origin *origin(const FactRecord &F) {
-    // The chain as the other TU explained it, newest link first.
-    const Origin *Cause = nullptr;
-    for (auto It = F.Why.rbegin(); It != F.Why.rend(); ++It)
-      Cause = Ctx.elsewhere(
-          &F, &*It,
-          It->At.File + ":" + std::to_string(It->At.Line) + ":" +
-              std::to_string(It->At.Column),
-          It->Message, Cause);
+  /// The explanation \p Steps (newest link first) of another TU, ending at
+  /// \p Root.
+  const Origin *chain(const void *Anchor, const std::vector<Step> &Steps,
+                      const Origin *Root) {
+    const Origin *Cause = Root;
+    for (auto It = Steps.rbegin(); It != Steps.rend(); ++It)
+      Cause = Ctx.elsewhere(Anchor, &*It,
+                            It->At.File + ":" + std::to_string(It->At.Line) +
+                                ":" + std::to_string(It->At.Column),
+                            It->Message, Cause);
     return Cause;
+  }
+
+  Dep dep(const DepRecord &R, const FunctionDecl *FD) {
+    if (R.Synced)
+      return Dep(synchronised());
+    if (R.Divergent)
+      return Dep(chain(&R, R.Why, nullptr));
+    if (!R.Params && !R.EnvKeys)
+      return Dep();
+    const Origin *Root = nullptr;
+    if (R.Root >= 0 && unsigned(R.Root) < FD->getNumParams())
+      Root = Ctx.placeholder(FD->getParamDecl(R.Root), R.RootEnv);
+    else if (FD->getNumParams() > 0)
+      Root = Ctx.placeholder(FD->getParamDecl(0), false);
+    if (!Root)
+      return Dep();
+    return Dep(chain(&R, R.Why, Root), R.Params, R.EnvKeys);
+  }
+
+  DepSummary summary(const FactRecord &F, const FunctionDecl *FD) {
+    DepSummary S;
+    S.Return = dep(F.Summary.Return, FD);
+    for (const auto &[Index, D] : F.Summary.Writes)
+      if (Index < FD->getNumParams())
+        S.Writes.push_back({Index, dep(D, FD)});
+    return S;
   }
 
   AnalysisContext &Ctx;
   llvm::StringMap<std::vector<const FactRecord *>> ByKey;
+  llvm::DenseSet<const FactRecord *> Seeded;
 };
 
 std::string displayName(const FunctionDecl *FD) {
@@ -323,28 +378,60 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
   for (const Finding &F : TU.deferred())
     Record(F, false);
 
-  for (const auto &[Param, Why] : Ctx.Facts.externalParams()) {
-    FactRecord F;
-    F.Key = usrOf(Param.first);
-    F.Index = int(Param.second);
-    F.Why = Rec.why(Why);
-    if (!F.Key.empty())
-      Out.Exports.push_back(std::move(F));
-  }
-  for (const auto &[FD, Why] : Ctx.Facts.allReturns()) {
-    const FunctionDecl *Def = FD->getDefinition();
-    if (!Def || !Def->isExternallyVisible() || Ctx.isLibraryDecl(Def))
+  // What other TUs need: the summaries of the functions defined here, and
+  // the parameters of other TUs' functions that calls here pass
+  // rank-dependent arguments or rank variables' names.
+  llvm::StringSet<> Called;
+  for (const FunctionDecl *FD : TU.functions()) {
+    FunctionAnalysis *FA = TU.analysis(FD);
+    if (!FA || !FA->isValid())
       continue;
-    FactRecord F;
-    F.Key = usrOf(FD);
-    F.Why = Rec.why(Why);
-    if (!F.Key.empty())
-      Out.Exports.push_back(std::move(F));
+    const FunctionDecl *Def = FA->decl();
+    const DepSummary *S = Ctx.Facts.summary(Def);
+    if (S && Def->isExternallyVisible() &&
+        (S->Return.any() || !S->Writes.empty())) {
+      FactRecord F;
+      F.K = FactRecord::Kind::Summary;
+      F.Key = usrOf(Def->getCanonicalDecl());
+      F.Summary.Return = Rec.dep(S->Return);
+      for (const auto &[Index, D] : S->Writes)
+        F.Summary.Writes.push_back({Index, Rec.dep(D)});
+      if (!F.Key.empty())
+        Out.Exports.push_back(std::move(F));
+    }
+    for (const auto &Entry : FA->calls()) {
+      const CallRecord &R = Entry.second;
+      if (!Ctx.isExternalUserFunction(R.Callee))
+        continue;
+      std::string Key = usrOf(R.Callee->getCanonicalDecl());
+      if (Key.empty())
+        continue;
+      Called.insert(Key);
+      for (unsigned I = 0; I < R.Args.size(); ++I)
+        for (bool Env : {false, true})
+          if (const Origin *Why =
+                  Ctx.Facts.actual(R.Callee->getParamDecl(I), Env)) {
+            FactRecord F;
+            F.K = Env ? FactRecord::Kind::EnvName : FactRecord::Kind::Argument;
+            F.Key = Key;
+            F.Index = I;
+            F.Why = Rec.why(Why);
+            Out.Exports.push_back(std::move(F));
+          }
+    }
   }
-  // Facts in a stable order, so that equal analyses give equal files.
+  // Facts in a stable order, once each, so that equal analyses give equal
+  // files.
   llvm::sort(Out.Exports, [](const FactRecord &A, const FactRecord &B) {
     return A.id() < B.id();
   });
+  Out.Exports.erase(std::unique(Out.Exports.begin(), Out.Exports.end(),
+                                [](const FactRecord &A, const FactRecord &B) {
+                                  return A.id() == B.id();
+                                }),
+                    Out.Exports.end());
+  for (const auto &Entry : Called)
+    Rec.Calls.insert(Entry.getKey());
   for (const FunctionDecl *FD : Ctx.Facts.assumedReturns()) {
     std::string Key = usrOf(FD);
     if (!Key.empty())

@@ -42,7 +42,11 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
                                       llvm::function_ref<std::string()> Message,
                                       const Origin *Cause, bool FromControl,
                                       bool ExactRank, bool LocalData) {
-  auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
+  // A link is made once per anchor and key, and apart for a rank source and
+  // for a caller's input: the same assignment can be explained either way.
+  bool Symbolic = Cause && Cause->Symbolic;
+  auto [It, Inserted] =
+      OriginIndex.try_emplace({Anchor, Key, unsigned(Symbolic)}, nullptr);
   if (!Inserted)
     return It->second;
   Origin &New = Origins.emplace_back();
@@ -52,20 +56,113 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
   New.FromControl = FromControl || (Cause && Cause->FromControl);
   New.ExactRank = ExactRank;
   New.LocalData = LocalData || (Cause && Cause->LocalData);
+  New.Symbolic = Symbolic;
   It->second = &New;
   return It->second;
+}
+
+const Origin *AnalysisContext::placeholder(const ParmVarDecl *P, bool Env) {
+  static const char PlaceholderKey = 0;
+  auto [It, Inserted] =
+      OriginIndex.try_emplace({P, &PlaceholderKey, unsigned(Env)}, nullptr);
+  if (!Inserted)
+    return It->second;
+  Origin &New = Origins.emplace_back();
+  New.Loc = P->getLocation();
+  New.Message = "'" + P->getNameAsString() + "' as the caller passes it";
+  New.Symbolic = true;
+  New.Input = P;
+  New.EnvInput = Env;
+  It->second = &New;
+  return It->second;
+}
+
+const Origin *AnalysisContext::rootOf(const Origin *O) {
+  for (unsigned Steps = 0; O && Steps < 256; O = O->Cause, ++Steps)
+    if (O->Input)
+      return O;
+  return nullptr;
+}
+
+const Origin *AnalysisContext::relink(const Origin *Link, const Origin *Cause) {
+  bool Symbolic = Cause && Cause->Symbolic;
+  auto [It, Inserted] =
+      OriginIndex.try_emplace({Link, Cause, unsigned(Symbolic)}, nullptr);
+  if (!Inserted)
+    return It->second;
+  Origin &New = Origins.emplace_back(*Link);
+  New.Cause = Cause;
+  New.FromControl = Link->FromControl || (Cause && Cause->FromControl);
+  New.LocalData = Link->LocalData || (Cause && Cause->LocalData);
+  New.Symbolic = Symbolic;
+  New.Input = nullptr;
+  New.EnvInput = false;
+  It->second = &New;
+  return It->second;
+}
+
+const Origin *AnalysisContext::substitute(const Origin *O, const Origin *Repl) {
+  llvm::SmallVector<const Origin *, 16> Chain;
+  const Origin *X = O;
+  for (; X && !X->Input && Chain.size() < 256; X = X->Cause)
+    Chain.push_back(X);
+  if (!X || !X->Input)
+    // No placeholder in reach: keep the first link, then the replacement.
+    return O ? relink(O, Repl) : Repl;
+  const Origin *Cur = Repl;
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    Cur = relink(*It, Cur);
+  return Cur;
+}
+
+const Origin *AnalysisContext::resolve(const Dep &D) {
+  if (D.divergent())
+    return D.Why;
+  if (!D.any() || !D.Why)
+    return nullptr;
+  const Origin *Root = rootOf(D.Why);
+  if (!Root)
+    return nullptr;
+  if (const Origin *A = Facts.actual(Root->Input, Root->EnvInput))
+    return substitute(D.Why, A);
+  // Another input it depends on: the explanation's first link, then why
+  // that input is rank-dependent.
+  const auto *Fn = dyn_cast<FunctionDecl>(Root->Input->getDeclContext());
+  if (!Fn)
+    return nullptr;
+  for (bool Env : {false, true}) {
+    uint64_t Mask = Env ? D.EnvKeys : D.Params;
+    for (unsigned I = 0; Mask && I < Fn->getNumParams(); ++I)
+      if (Mask & inputBit(I))
+        if (const Origin *A = Facts.actual(Fn->getParamDecl(I), Env))
+          return D.Why == Root ? A : relink(D.Why, A);
+  }
+  return nullptr;
+}
+
+const FunctionDecl *RankFacts::canonical(const FunctionDecl *FD) {
+  return FD ? FD->getCanonicalDecl() : nullptr;
+}
+
+const DepSummary *RankFacts::summary(const FunctionDecl *FD) const {
+  auto It = Summaries.find(canonical(FD));
+  return It == Summaries.end() ? nullptr : &It->second;
 }
 
 const Origin *AnalysisContext::elsewhere(const void *Anchor, const void *Key,
                                          std::string Where,
                                          std::string Message,
                                          const Origin *Cause) {
-  auto [It, Inserted] = OriginIndex.try_emplace({Anchor, Key}, nullptr);
+  bool Symbolic = Cause && Cause->Symbolic;
+  auto [It, Inserted] =
+      OriginIndex.try_emplace({Anchor, Key, unsigned(Symbolic)}, nullptr);
   if (!Inserted)
     return It->second;
   Origin &New = Origins.emplace_back();
   New.Message = std::move(Message);
   New.Cause = Cause;
+  New.Symbolic = Symbolic;
+  New.FromControl = Cause && Cause->FromControl;
   New.Elsewhere = std::move(Where);
   It->second = &New;
   return It->second;

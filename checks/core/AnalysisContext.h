@@ -7,6 +7,7 @@
 #include "core/BrokenCode.h"
 #include "core/CollectiveCatalogue.h"
 #include "core/CollectiveSummary.h"
+#include "core/Dependence.h"
 #include "core/GradientSync.h"
 #include "core/Origin.h"
 #include "core/UniformDecisions.h"
@@ -18,6 +19,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "clang/AST/Type.h"
@@ -27,6 +29,7 @@ class ASTContext;
 class Decl;
 class Expr;
 class FunctionDecl;
+class ParmVarDecl;
 class ValueDecl;
 class SourceRange;
 } // namespace clang
@@ -34,68 +37,66 @@ class SourceRange;
 namespace ddp {
 
 /// Facts that hold across the translation unit and grow monotonically while
-/// the functions are analysed: fields, parameters and globals that hold a
-/// rank-dependent value, and functions that return one.
+/// the functions are analysed: fields, globals and captured variables that
+/// hold a rank-dependent value, the dependence summaries of the functions,
+/// and the parameters that some call passes a rank-dependent argument (in
+/// this TU or, by the whole-program driver, in another).
 class RankFacts {
 public:
+  /// The dependence summary of \p FD, if it was analysed here (or, by the
+  /// whole-program driver, in another TU).
+  const DepSummary *summary(const clang::FunctionDecl *FD) const;
+  /// Joins \p S into \p FD's summary (summaries only grow).
+  void mergeSummary(const clang::FunctionDecl *FD, const DepSummary &S) {
+    auto [It, New] = Summaries.try_emplace(canonical(FD), S);
+    if (New) {
+      ++Generation;
+      return;
+    }
+    DepSummary Joined = join(It->second, S);
+    if (Joined != It->second) {
+      It->second = std::move(Joined);
+      ++Generation;
+    }
+  }
+  /// Why some call passes parameter \p P a rank-dependent argument (with
+  /// \p Env: the name of a rank environment variable), or null.
+  const Origin *actual(const clang::ParmVarDecl *P, bool Env) const {
+    return Actuals.lookup({P, unsigned(Env)});
+  }
+  bool setActual(const clang::ParmVarDecl *P, bool Env, const Origin *Why) {
+    if (!Why || !Actuals.try_emplace({P, unsigned(Env)}, Why).second)
+      return false;
+    ++Generation;
+    return true;
+  }
   const Origin *decl(const clang::ValueDecl *D) const {
     return Decls.lookup(D);
-  }
-  const Origin *returns(const clang::FunctionDecl *FD) const {
-    return Returns.lookup(FD);
   }
   void addDecl(const clang::ValueDecl *D, const Origin *Why) {
     if (Why && Decls.try_emplace(D, Why).second)
       ++Generation;
   }
-  void addReturn(const clang::FunctionDecl *FD, const Origin *Why) {
-    if (Why && Returns.try_emplace(FD, Why).second)
-      ++Generation;
+  /// A function whose body is in another TU, and whose summary the driver
+  /// has not brought, was taken to return a rank-dependent value because it
+  /// got a rank-dependent argument: its summary may correct the guess.
+  void assumeReturn(const clang::FunctionDecl *FD) {
+    AssumedReturns.insert(canonical(FD));
   }
-  /// A rank-dependent argument passed to parameter \p Index of \p FD, a
-  /// function whose body is not in this TU: a fact for the whole-program
-  /// driver to carry to the TU that defines it.
-  void addExternalParam(const clang::FunctionDecl *FD, unsigned Index,
-                        const Origin *Why) {
-    if (Why)
-      ExternalParams.try_emplace({FD, Index}, Why);
-  }
-  const llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
-                       const Origin *> &
-  externalParams() const {
-    return ExternalParams;
-  }
-  const llvm::DenseMap<const clang::FunctionDecl *, const Origin *> &
-  allReturns() const {
-    return Returns;
-  }
-  /// A function whose body is in another TU was taken to return a
-  /// rank-dependent value because it got a rank-dependent argument. The
-  /// driver checks the guess against the callee's own analysis.
-  void assumeReturn(const clang::FunctionDecl *FD) { AssumedReturns.insert(FD); }
   const llvm::DenseSet<const clang::FunctionDecl *> &assumedReturns() const {
     return AssumedReturns;
-  }
-  /// The driver analysed \p FD in another TU: its result depends on the
-  /// rank only if a fact says so (as for a function analysed here).
-  void setAnalysedElsewhere(const clang::FunctionDecl *FD) {
-    if (AnalysedElsewhere.insert(FD).second)
-      ++Generation;
-  }
-  bool analysedElsewhere(const clang::FunctionDecl *FD) const {
-    return AnalysedElsewhere.contains(FD);
   }
   /// Changes whenever a fact is added.
   unsigned generation() const { return Generation; }
 
 private:
-  llvm::DenseMap<const clang::ValueDecl *, const Origin *> Decls;
-  llvm::DenseMap<const clang::FunctionDecl *, const Origin *> Returns;
-  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
-                 const Origin *>
-      ExternalParams;
+  static const clang::FunctionDecl *canonical(const clang::FunctionDecl *FD);
+  llvm::DenseMap<const clang::FunctionDecl *, DepSummary> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> AssumedReturns;
-  llvm::DenseSet<const clang::FunctionDecl *> AnalysedElsewhere;
+  llvm::DenseMap<std::pair<const clang::ParmVarDecl *, unsigned>,
+                 const Origin *>
+      Actuals;
+  llvm::DenseMap<const clang::ValueDecl *, const Origin *> Decls;
   unsigned Generation = 0;
 };
 
@@ -162,6 +163,23 @@ public:
                        const Origin *Cause, bool FromControl = false,
                        bool ExactRank = false, bool LocalData = false);
 
+  /// The placeholder for the value of \p P as a caller passes it (with
+  /// \p Env: for what getenv returns for the name it holds).
+  const Origin *placeholder(const clang::ParmVarDecl *P, bool Env);
+  /// The placeholder a conditional explanation ends at, or null.
+  static const Origin *rootOf(const Origin *O);
+  /// \p O with the placeholder it ends at replaced by \p Repl: a caller's
+  /// (or the resolved) explanation of that input. Links are copied once per
+  /// replacement.
+  const Origin *substitute(const Origin *O, const Origin *Repl);
+  /// \p Link, then \p Cause (instead of its own cause).
+  const Origin *relink(const Origin *Link, const Origin *Cause);
+  /// Why \p D is rank-dependent in some call of its function: its own
+  /// explanation if divergent; for a conditional value, the explanation
+  /// through a call that passes a rank-dependent input (Facts' actuals).
+  /// Null if no call does.
+  const Origin *resolve(const Dep &D);
+
   /// An explanation link that lies in another translation unit, at
   /// \p Where ("file:line:column").
   const Origin *elsewhere(const void *Anchor, const void *Key,
@@ -207,7 +225,8 @@ private:
   std::vector<clang::SourceLocation> TagLocs;
   llvm::DenseMap<clang::SourceLocation::UIntTy, unsigned> Tags;
   std::deque<Origin> Origins;
-  llvm::DenseMap<std::pair<const void *, const void *>, const Origin *>
+  llvm::DenseMap<std::tuple<const void *, const void *, unsigned>,
+                 const Origin *>
       OriginIndex;
   llvm::Regex RankName;
   bool RankNameValid = false;

@@ -133,7 +133,7 @@ const Origin *FunctionAnalysis::rankLocalThrow(const Expr *Call,
   const Origin *Arg = nullptr;
   if (const auto *CE = dyn_cast<CallExpr>(Call))
     for (const Expr *A : CE->arguments())
-      if ((Arg = Uniformity->divergenceAt(B, A)))
+      if ((Arg = Ctx.resolve(Uniformity->divergenceAt(B, A))))
         break;
   if (!Arg)
     return nullptr;

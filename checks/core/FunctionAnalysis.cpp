@@ -83,7 +83,8 @@ bool FunctionAnalysis::spend(uint64_t N) {
 }
 
 unsigned FunctionAnalysis::divergentBranchCount() const {
-  return Uniformity ? Uniformity->divergentBranches().size() : 0;
+  return Uniformity ? Uniformity->divergentBranches().size() + LoopExits.size()
+                    : 0;
 }
 
 const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
@@ -107,7 +108,7 @@ const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
 
 const Origin *FunctionAnalysis::divergenceOf(const Expr *E) {
   const CFGBlock *B = blockOf(E);
-  return B ? Uniformity->divergenceAt(B, E) : nullptr;
+  return B ? Ctx.resolve(Uniformity->divergenceAt(B, E)) : nullptr;
 }
 
 const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
@@ -115,9 +116,12 @@ const Origin *FunctionAnalysis::controllingBranch(const Stmt *S) {
   if (!B)
     return nullptr;
   auto It = Control.find(B);
-  if (It == Control.end() || It->second.empty())
+  if (It == Control.end())
     return nullptr;
-  return It->second.front().Why;
+  for (const ControllingBranch &Branch : It->second)
+    if (const Origin *Why = Ctx.resolve(Branch.Why))
+      return Why;
+  return nullptr;
 }
 
 const Expr *FunctionAnalysis::controllingCondition(const Stmt *S) {
@@ -125,9 +129,14 @@ const Expr *FunctionAnalysis::controllingCondition(const Stmt *S) {
   if (!B)
     return nullptr;
   auto It = Control.find(B);
-  if (It == Control.end() || It->second.empty())
+  if (It == Control.end())
     return nullptr;
-  return RankUniformity::branchCondition(It->second.front().Branch);
+  // The first branch that counts (one on the function's inputs counts when
+  // some call passes a rank-dependent one), as controllingBranch.
+  for (const ControllingBranch &Branch : It->second)
+    if (Ctx.resolve(Branch.Why))
+      return RankUniformity::branchCondition(Branch.Branch);
+  return nullptr;
 }
 
 const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
@@ -168,18 +177,23 @@ FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
 void FunctionAnalysis::computeUniformity() {
   if (!Cfg)
     return;
-  // Values assigned under a rank-dependent branch are divergent after it; the
-  // branches depend on the values. Alternate until both settle.
+  // Values assigned under a rank-dependent branch are divergent after its
+  // join; the branches depend on the values. Alternate until both settle.
   Control.clear();
   Decisions.clear();
+  JoinPoints Joins;
   for (unsigned Round = 0; Round < 6 && !Skipped; ++Round) {
-    if (!spend(Uniformity->run(Control)))
+    if (!spend(Uniformity->run(Control, Joins)))
       return;
     ControlDivergence Next;
-    for (const CFGBlock *B : Uniformity->order()) {
-      const Origin *Why = Uniformity->branchDivergence(B);
-      if (!Why)
-        continue;
+    JoinPoints NextJoins;
+    std::vector<std::pair<const CFGBlock *, Dep>> Divergent;
+    for (const CFGBlock *B : Uniformity->order())
+      if (Dep Why = Uniformity->branchDivergence(B); Why.any())
+        Divergent.push_back({B, Why});
+    LoopExits.clear();
+    for (size_t I = 0; I < Divergent.size(); ++I) {
+      auto [B, Why] = Divergent[I];
       if (!spend(0))
         return;
       // A side that only fails (an assertion's, an error test's) ends the
@@ -198,16 +212,100 @@ void FunctionAnalysis::computeUniformity() {
       const CFGBlock *Join = Failures->liveJoin(B);
       if (!Join)
         Join = joinOf(B);
+      if (Join)
+        NextJoins[Join].push_back({B, Why});
       llvm::DenseSet<const CFGBlock *> Seen;
       for (const CFGBlock *Succ : Live)
-        for (const CFGBlock *X : region(Succ, Join))
-          if (Seen.insert(X).second)
-            Next[X].push_back({B, Why});
+        for (const CFGBlock *X : region(Succ, Join)) {
+          if (!Seen.insert(X).second)
+            continue;
+          Next[X].push_back({B, Why});
+          // A loop that B's ranks can leave while the others go on (B is
+          // in the loop, and its region comes back to the loop's test):
+          // the loop runs a rank-dependent number of times, though its
+          // own test is the same on every rank still in it.
+          if (X != B && isLoopTest(X) &&
+              !Uniformity->branchDivergence(X).divergent() &&
+              !LoopExits.count(X) && reaches(X, B, joinOf(X))) {
+            const Expr *Cond = RankUniformity::branchCondition(B);
+            const Origin *Left = Ctx.origin(
+                X, B, Cond ? Cond->getBeginLoc() : SourceLocation(),
+                [&] {
+                  return "the other ranks go on in the loop while ranks "
+                         "where '" +
+                         Ctx.text(Cond) + "' leave it here";
+                },
+                Why.Why, /*FromControl=*/true);
+            Dep LeftDep = Why.divergent() ? Dep(Left)
+                                          : Dep(Left, Why.Params, Why.EnvKeys);
+            LoopExits[X] = LeftDep;
+            Divergent.push_back({X, LeftDep});
+          }
+        }
     }
-    if (Next == Control)
+    if (Next == Control && NextJoins == Joins)
       break;
     Control = std::move(Next);
+    Joins = std::move(NextJoins);
   }
+  // What the function returns and writes, for its callers.
+  Ctx.Facts.mergeSummary(FD, Uniformity->summary());
+}
+
+std::vector<const FunctionDecl *> FunctionAnalysis::callees() const {
+  std::vector<const FunctionDecl *> Result;
+  if (!Cfg)
+    return Result;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  for (const CFGBlock *B : *Cfg)
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        Callee = Call->getDirectCallee();
+      else if (const auto *C = dyn_cast<CXXConstructExpr>(S->getStmt()))
+        Callee = C->getConstructor();
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      if (Def && Def != FD && Ctx.isAnalysable(Def) && Seen.insert(Def).second)
+        Result.push_back(Def);
+    }
+  return Result;
+}
+
+bool FunctionAnalysis::isLoopTest(const CFGBlock *B) {
+  return B->succ_size() >= 2 &&
+         isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(
+             B->getTerminatorStmt());
+}
+
+bool FunctionAnalysis::reaches(const CFGBlock *From, const CFGBlock *To,
+                               const CFGBlock *Stop) const {
+  std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Work;
+  for (const CFGBlock *Succ : From->succs())
+    if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Work.push_back(Succ);
+    }
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    ++Steps;
+    if (B == To)
+      return true;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Succ != Stop && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Work.push_back(Succ);
+      }
+  }
+  return false;
+}
+
+Dep FunctionAnalysis::branchWhy(const CFGBlock *B) const {
+  return join(Uniformity->branchDivergence(B), LoopExits.lookup(B));
 }
 
 void FunctionAnalysis::computeSites() {
@@ -287,7 +385,7 @@ void FunctionAnalysis::computeSites() {
         // members: which ranks those are is beyond this analysis.
         Site.Communicator = communicatorOf(Call, /*Catalogued=*/true);
         if (Site.Communicator &&
-            Uniformity->divergenceAt(B, Site.Communicator))
+            Ctx.resolve(Uniformity->divergenceAt(B, Site.Communicator)))
           continue;
         // A pattern such as "util::Comm::*" names many calls: show each by
         // its own name.
@@ -422,7 +520,7 @@ const SummaryNode *FunctionAnalysis::summarize(
 
 const DecisionName *FunctionAnalysis::decisionAt(const CFGBlock *B) {
   auto [It, New] = Decisions.try_emplace(B);
-  if (New && !Uniformity->branchDivergence(B))
+  if (New && !Ctx.resolve(branchWhy(B)))
     It->second = Ctx.Decisions.name(B, FD, Ctx);
   return It->second ? &*It->second : nullptr;
 }
@@ -715,14 +813,26 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     Reported[F.IsBarrier][F.Site] = true;
   // Inner branches first, so that a collective is blamed on the innermost
   // rank-dependent condition that decides it.
+  // A branch on the function's inputs counts when some call passes a
+  // rank-dependent one.
   std::vector<const CFGBlock *> Branches;
+  Resolved.clear();
+  auto Count = [&](const CFGBlock *B, const Dep &Why) {
+    if (const Origin *O = Ctx.resolve(Why)) {
+      Branches.push_back(B);
+      Resolved[B] = O;
+    }
+  };
   for (const auto &Entry : Uniformity->divergentBranches())
-    Branches.push_back(Entry.first);
+    Count(Entry.first, branchWhy(Entry.first));
+  for (const auto &Entry : LoopExits)
+    if (!Uniformity->branchDivergence(Entry.first).any())
+      Count(Entry.first, Entry.second);
   // Branches whose rank dependence comes by data flow go before those that
   // are rank-dependent only because an earlier branch made them so.
   llvm::sort(Branches, [&](const CFGBlock *A, const CFGBlock *B) {
-    bool ControlA = Uniformity->branchDivergence(A)->FromControl;
-    bool ControlB = Uniformity->branchDivergence(B)->FromControl;
+    bool ControlA = Resolved.lookup(A)->FromControl;
+    bool ControlB = Resolved.lookup(B)->FromControl;
     if (ControlA != ControlB)
       return !ControlA;
     return Order[A->getBlockID()] > Order[B->getBlockID()];
@@ -877,7 +987,7 @@ void FunctionAnalysis::describeBranch(Finding &F, const CFGBlock *B) const {
     F.OverRange = true;
   }
   F.ConditionText = Ctx.text(F.Condition);
-  F.Why = Uniformity->branchDivergence(B);
+  F.Why = Resolved.lookup(B);
 }
 
 bool FunctionAnalysis::reportDifference(

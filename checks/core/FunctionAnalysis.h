@@ -105,8 +105,21 @@ public:
   uint64_t steps() const { return Steps; }
   unsigned divergentBranchCount() const;
 
-  /// Phase 1: rank uniformity. Run again whenever the TU's facts grow.
+  /// Phase 1: rank uniformity. Run again whenever the TU's facts grow. Joins
+  /// the function's dependence summary into the TU's facts.
   void computeUniformity();
+  /// After phase 1: the calls of functions with bodies, with how each
+  /// argument depends on the rank and on this function's inputs.
+  const llvm::MapVector<const clang::Expr *, CallRecord> &calls() const {
+    return Uniformity->calls();
+  }
+  /// After phase 1: fields, globals and captured variables written with
+  /// values that depend on this function's inputs.
+  const llvm::MapVector<const clang::ValueDecl *, Dep> &escapes() const {
+    return Uniformity->escapes();
+  }
+  /// The functions with bodies it calls (directly or by constructing).
+  std::vector<const clang::FunctionDecl *> callees() const;
 
   /// After phase 1: why \p E (an expression of this function) depends on the
   /// rank, or null.
@@ -218,6 +231,21 @@ private:
   std::unique_ptr<FailurePaths> Failures;
   /// Blocks under rank-dependent branches (from phase 1).
   ControlDivergence Control;
+  /// Loop tests that are the same on every rank still in the loop, of loops
+  /// that a rank-dependent branch inside lets some ranks leave early, with
+  /// that explanation (temporal divergence).
+  llvm::DenseMap<const clang::CFGBlock *, Dep> LoopExits;
+  /// How the branch that ends \p B is rank-dependent: by its condition, or
+  /// by ranks leaving its loop early; empty if neither.
+  Dep branchWhy(const clang::CFGBlock *B) const;
+  /// While finding mismatches: why each branch that counts depends on the
+  /// rank (through a call, for a branch on the function's inputs).
+  llvm::DenseMap<const clang::CFGBlock *, const Origin *> Resolved;
+  static bool isLoopTest(const clang::CFGBlock *B);
+  /// True if \p To is reachable from \p From's successors without passing
+  /// \p Stop.
+  bool reaches(const clang::CFGBlock *From, const clang::CFGBlock *To,
+               const clang::CFGBlock *Stop) const;
   /// Statement to block, built on the first query.
   std::unique_ptr<clang::ParentMap> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> StmtBlocks;

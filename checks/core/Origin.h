@@ -6,6 +6,10 @@
 #include "clang/Basic/SourceLocation.h"
 #include <string>
 
+namespace clang {
+class ParmVarDecl;
+} // namespace clang
+
 namespace ddp {
 
 /// One link of the explanation of a rank dependence: a place in the source and
@@ -31,6 +35,17 @@ struct Origin {
   /// Only the elements of a container depend on the rank (rank-dependent
   /// values were inserted on every rank alike): its size does not.
   bool ElementsOnly = false;
+  /// The chain ends at a placeholder for a function's input (see
+  /// Dependence.h), not at a rank source: the value depends on the rank only
+  /// where a caller passes a rank-dependent argument.
+  bool Symbolic = false;
+  /// A placeholder: the value of parameter Input as the caller passes it
+  /// (or, with EnvInput, what getenv returns for the name it holds). Never
+  /// shown: a call site's explanation replaces it.
+  const clang::ParmVarDecl *Input = nullptr;
+  bool EnvInput = false;
+  /// The marker of a buffer a collective made the same on every rank.
+  bool Synced = false;
 };
 
 /// The better explanation of two: a direct one over one through control.

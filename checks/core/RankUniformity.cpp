@@ -11,6 +11,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <fmt/format.h>
 
@@ -33,14 +34,16 @@ enum OriginKey : uintptr_t {
   KeyLocal,
   KeyInexact,
   KeyChunks,
+  KeyEnvInput,
+  KeyEnvArg,
+  KeyEnvPass,
 };
 
 /// The state of a variable that a collective made the same on every rank
 /// (the buffer of an allreduce or broadcast): uniform, and synchronised.
-const Origin SyncedValue{};
-const Origin *const Synced = &SyncedValue;
+const Dep Synced(synchronised());
 
-bool isDivergent(const Origin *O) { return O && O != Synced; }
+bool isSynced(const Dep &D) { return D.Why == synchronised(); }
 
 const void *key(OriginKey K) { return reinterpret_cast<const void *>(K); }
 
@@ -109,11 +112,75 @@ bool isConversion(const FunctionDecl *FD) {
   return llvm::is_contained(Names, FD->getName());
 }
 
+/// Calls that allocate memory: their result is a new address, not a value
+/// computed from their arguments (a rank-dependent size does not make the
+/// pointer rank-dependent). realloc keeps what the old block held.
+bool isAllocation(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier() ||
+      !FD->getReturnType()->isPointerType())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name == "malloc" || Name == "calloc" || Name == "aligned_alloc" ||
+         Name == "valloc" || Name == "memalign" || Name == "pvalloc";
+}
+
+bool isRealloc(const FunctionDecl *FD) {
+  return FD && FD->getDeclName().isIdentifier() &&
+         (FD->getName() == "realloc" || FD->getName() == "reallocf") &&
+         FD->getReturnType()->isPointerType();
+}
+
 bool isGetenv(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier())
     return false;
   llvm::StringRef Name = FD->getName();
   return Name == "getenv" || Name == "secure_getenv";
+}
+
+/// The semantic form of an initialiser list.
+const InitListExpr *semantic(const InitListExpr *ILE) {
+  if (ILE->isSyntacticForm() && ILE->getSemanticForm())
+    return ILE->getSemanticForm();
+  return ILE;
+}
+
+/// True for the initialiser list of a struct or class (not of an array,
+/// not a transparent copy `S{other}`).
+bool isFieldwise(const Expr *E) {
+  const auto *ILE = dyn_cast<InitListExpr>(E);
+  if (!ILE)
+    return false;
+  ILE = semantic(ILE);
+  return ILE->getType()->isRecordType() && !ILE->isTransparent();
+}
+
+/// Calls \p Fn with each field an aggregate initialiser initialises, and
+/// its initialiser.
+void forEachFieldInit(
+    const InitListExpr *ILE,
+    llvm::function_ref<void(const FieldDecl *, const Expr *)> Fn) {
+  ILE = semantic(ILE);
+  const RecordDecl *RD = ILE->getType()->getAsRecordDecl();
+  if (!RD)
+    return;
+  if (RD->isUnion()) {
+    if (const FieldDecl *F = ILE->getInitializedFieldInUnion())
+      if (ILE->getNumInits() > 0)
+        Fn(F, ILE->getInit(0));
+    return;
+  }
+  unsigned I = 0;
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+    if (CRD->hasDefinition())
+      I = CRD->getNumBases();
+  for (const FieldDecl *F : RD->fields()) {
+    if (I >= ILE->getNumInits())
+      break;
+    const Expr *Init = ILE->getInit(I++);
+    if (F->isUnnamedBitField() || isa<ImplicitValueInitExpr>(Init))
+      continue;
+    Fn(F, Init);
+  }
 }
 
 /// True for a class that is about distributed work (see declDivergence).
@@ -160,43 +227,86 @@ bool isContainerUpdate(const CXXMethodDecl *MD) {
 
 class Evaluator {
 public:
-  Evaluator(AnalysisContext &Ctx, const DivergenceState &State)
-      : Ctx(Ctx), State(State) {}
+  Evaluator(AnalysisContext &Ctx, const FunctionDecl *FD,
+            const DivergenceState &State,
+            llvm::DenseMap<const ValueDecl *, Dep> &Fallbacks)
+      : Ctx(Ctx), FD(FD), State(State), Fallbacks(Fallbacks) {}
 
-  const Origin *eval(const Expr *E);
-  const Origin *declDivergence(const ValueDecl *D);
+  Dep eval(const Expr *E);
+  /// What \p D holds here: its state, else what it falls back to.
+  Dep declDivergence(const ValueDecl *D);
+  /// What \p D holds where no state says: a fact of the TU, the placeholder
+  /// of a parameter of this function, or a rank by its name.
+  Dep fallback(const ValueDecl *D);
   /// True if \p E names a buffer a collective made the same on every rank.
   bool isSynchronised(const Expr *E) {
     bool Exact;
     const ValueDecl *D = targetDecl(E, Exact);
     auto It = D ? State.find(D) : State.end();
-    return It != State.end() && It->second == Synced;
+    return It != State.end() && isSynced(It->second);
   }
   bool isWorldSize(const Expr *E);
+  /// What \p E is as a string: a rank variable's name, or one of this
+  /// function's parameters.
+  ArgKey keyOf(const Expr *E, unsigned Depth = 0);
+  /// \p D, a dependence of \p Callee's summary, at a call that passes
+  /// \p Args: its inputs replaced by what the arguments depend on here.
+  Dep instantiate(const Dep &D, const Expr *Call, const FunctionDecl *Callee,
+                  llvm::ArrayRef<const Expr *> Args);
 
 private:
-  const Origin *call(const CallExpr *Call);
+  Dep call(const CallExpr *Call);
   /// A call that did not compile, matched by name (UnresolvedCalls).
-  const Origin *unresolved(const Expr *Call, const UnresolvedCall &Match);
-  const Origin *localData(const CallExpr *Call);
+  Dep unresolved(const Expr *Call, const UnresolvedCall &Match);
+  Dep localData(const CallExpr *Call);
   /// A ChunkDataset whose chunk sampler splits the chunks by rank: ranks
   /// read different chunks, which can differ in size.
-  const Origin *chunkShare(const Expr *Dataset);
-  const Origin *comparison(const BinaryOperator *BO);
-  const Origin *anyChild(const Stmt *S);
+  Dep chunkShare(const Expr *Dataset);
+  Dep comparison(const BinaryOperator *BO);
+  Dep anyChild(const Stmt *S);
+  Dep nameHeuristic(const ValueDecl *D);
 
   AnalysisContext &Ctx;
+  const FunctionDecl *FD;
   const DivergenceState &State;
+  llvm::DenseMap<const ValueDecl *, Dep> &Fallbacks;
 };
 
-const Origin *Evaluator::declDivergence(const ValueDecl *D) {
-  if (!D)
+/// The arguments of \p Call that go to the callee's parameters (without the
+/// object of a member operator).
+llvm::SmallVector<const Expr *, 4> parameterArgs(const CallExpr *Call,
+                                                 const FunctionDecl *Callee) {
+  llvm::SmallVector<const Expr *, 4> Args;
+  unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
+    Args.push_back(Call->getArg(I));
+  return Args;
+}
+
+llvm::SmallVector<const Expr *, 4> parameterArgs(const CXXConstructExpr *C) {
+  llvm::SmallVector<const Expr *, 4> Args;
+  for (const Expr *Arg : C->arguments())
+    Args.push_back(Arg);
+  return Args;
+}
+
+/// The declaration whose parameters a summary of \p FD speaks of: the
+/// definition this TU analyses, or (for the whole-program driver) the first
+/// declaration of a user function whose body is in another TU. Null for
+/// anything else (a library function).
+const FunctionDecl *withSummary(const FunctionDecl *FD, AnalysisContext &Ctx) {
+  if (!FD)
     return nullptr;
-  auto It = State.find(D);
-  if (It != State.end())
-    return isDivergent(It->second) ? It->second : nullptr;
-  if (const Origin *Known = Ctx.Facts.decl(D))
-    return Known;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (Def && Ctx.isAnalysable(Def))
+    return Def;
+  if (Ctx.isExternalUserFunction(FD))
+    return FD->getCanonicalDecl();
+  return nullptr;
+}
+
+Dep Evaluator::nameHeuristic(const ValueDecl *D) {
   bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
   // Every call of a function with internal linkage (static, anonymous
   // namespace, lambda) is in this TU, and the arguments they pass are
@@ -213,22 +323,189 @@ const Origin *Evaluator::declDivergence(const ValueDecl *D) {
     NotVisible |= VD->hasGlobalStorage() && !VD->isStaticLocal();
   if (!NotVisible || !D->getDeclName().isIdentifier() ||
       !Ctx.isRankName(D->getName()))
-    return nullptr;
+    return Dep();
   // A field is a process rank only in a class about distributed work: one
   // that also holds a world size or a process group, or is named so
   // (`DistributedContext`, `Trainer`). A LoRA config's `rank` is not.
   if (const auto *Field = dyn_cast<FieldDecl>(D))
     if (!isDistributedClass(Field->getParent()))
-      return nullptr;
+      return Dep();
   if (const auto *VD = dyn_cast<VarDecl>(D))
     if (VD->getType().isConstQualified() && VD->getInit() &&
         isEvaluatable(VD->getInit(), Ctx.AST))
-      return nullptr;
-  return Ctx.origin(D, key(KeyName), D->getLocation(), [&] {
-    return fmt::format("'{}' is taken to hold the rank because of its name; "
-                       "its value is set outside the code analysed",
-                       declName(D));
-  }, nullptr, false, /*ExactRank=*/true);
+      return Dep();
+  return Dep(Ctx.origin(
+      D, key(KeyName), D->getLocation(),
+      [&] {
+        return fmt::format(
+            "'{}' is taken to hold the rank because of its name; "
+            "its value is set outside the code analysed",
+            declName(D));
+      },
+      nullptr, false, /*ExactRank=*/true));
+}
+
+Dep Evaluator::fallback(const ValueDecl *D) {
+  auto [It, New] = Fallbacks.try_emplace(D);
+  if (!New)
+    return It->second;
+  Dep Result;
+  if (const Origin *Known = Ctx.Facts.decl(D)) {
+    Result = Dep(Known);
+  } else {
+    Result = nameHeuristic(D);
+    // A parameter of this function holds what the caller passes: that, when
+    // its name says nothing, or when a call is seen to pass it the rank
+    // (whose explanation then beats the name's).
+    if (const auto *Param = dyn_cast<ParmVarDecl>(D))
+      if (FD && Param->getDeclContext() == FD &&
+          (!Result.any() || Ctx.Facts.actual(Param, false)))
+        Result = Dep(Ctx.placeholder(Param, false),
+                     inputBit(Param->getFunctionScopeIndex()), 0);
+  }
+  Fallbacks[D] = Result;
+  return Result;
+}
+
+Dep Evaluator::declDivergence(const ValueDecl *D) {
+  if (!D)
+    return Dep();
+  auto It = State.find(D);
+  if (It != State.end())
+    return isSynced(It->second) ? Dep() : It->second;
+  return fallback(D);
+}
+
+ArgKey Evaluator::keyOf(const Expr *E, unsigned Depth) {
+  ArgKey Key;
+  while (E && Depth++ < 8) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Lit = dyn_cast<StringLiteral>(E)) {
+      if (Ctx.isRankEnvVar(Lit->getString()))
+        Key.K = ArgKey::RankVariable;
+      return Key;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *Param = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+        if (FD && Param->getDeclContext() == FD) {
+          Key.K = ArgKey::Input;
+          Key.Index = Param->getFunctionScopeIndex();
+        }
+        return Key;
+      }
+      // `const char *key = "RANK";`
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (VD && VD->getType().isConstQualified() && VD->getInit())
+        return keyOf(VD->getInit(), Depth);
+      if (VD && VD->getType()->isPointerType() &&
+          VD->getType()->getPointeeType().isConstQualified() && VD->getInit() &&
+          !VD->hasGlobalStorage())
+        return keyOf(VD->getInit(), Depth);
+      return Key;
+    }
+    // key.c_str(), std::string(key)
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MCE->getMethodDecl();
+      if (MD && MD->getDeclName().isIdentifier() &&
+          (MD->getName() == "c_str" || MD->getName() == "data")) {
+        E = MCE->getImplicitObjectArgument();
+        continue;
+      }
+      return Key;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() == 0)
+        return Key;
+      E = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = Bind->getSubExpr();
+      continue;
+    }
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MTE->getSubExpr();
+      continue;
+    }
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) {
+      E = Cleanups->getSubExpr();
+      continue;
+    }
+    return Key;
+  }
+  return Key;
+}
+
+Dep Evaluator::instantiate(const Dep &D, const Expr *Call,
+                           const FunctionDecl *Callee,
+                           llvm::ArrayRef<const Expr *> Args) {
+  if (D.divergent() || !D.any())
+    return D.divergent() ? D : Dep();
+  const Origin *Root = AnalysisContext::rootOf(D.Why);
+  Dep Result;
+  // The names of environment variables first: where a helper's result is
+  // either what getenv read or a fallback argument, the read is what a
+  // caller's explanation should go through.
+  for (bool Env : {true, false}) {
+    uint64_t Mask = Env ? D.EnvKeys : D.Params;
+    for (unsigned I = 0; Mask && I < Callee->getNumParams() && I < Args.size();
+         ++I) {
+      if (!(Mask & inputBit(I)))
+        continue;
+      const ParmVarDecl *Param = Callee->getParamDecl(I);
+      const Expr *Arg = Args[I];
+      // What the caller passes for that input, explained.
+      Dep In;
+      if (!Env) {
+        Dep A = eval(Arg);
+        if (!A.any())
+          continue;
+        const Origin *Receives = Ctx.origin(
+            Call, Param, Arg->getBeginLoc(),
+            [&] {
+              return fmt::format("'{}' receives a rank-dependent argument here",
+                                 declName(Param));
+            },
+            A.Why);
+        In = A.divergent() ? Dep(Receives) : Dep(Receives, A.Params, A.EnvKeys);
+      } else {
+        ArgKey K = keyOf(Arg);
+        if (K.K == ArgKey::RankVariable) {
+          In = Dep(Ctx.origin(
+              Arg, key(KeyEnvArg), Arg->getBeginLoc(),
+              [&] {
+                return fmt::format("'{}' is given '{}', the name of a variable "
+                                   "that holds the rank, here",
+                                   declName(Param), Ctx.text(Arg));
+              },
+              nullptr, false, /*ExactRank=*/true));
+        } else if (K.K == ArgKey::Input && FD && K.Index < FD->getNumParams()) {
+          const ParmVarDecl *Own = FD->getParamDecl(K.Index);
+          In = Dep(Ctx.origin(
+                       Arg, key(KeyEnvPass), Arg->getBeginLoc(),
+                       [&] {
+                         return fmt::format(
+                             "'{}' is given the name in '{}' here",
+                             declName(Param), declName(Own));
+                       },
+                       Ctx.placeholder(Own, true)),
+                   0, inputBit(K.Index));
+        } else {
+          continue;
+        }
+      }
+      // The callee's own explanation, down to this input, then the caller's.
+      const Origin *Why =
+          Root && Root->Input == Param && Root->EnvInput == Env
+              ? Ctx.substitute(D.Why, In.Why)
+              : (D.Why == Root ? In.Why : Ctx.relink(D.Why, In.Why));
+      Result = join(Result, In.divergent() ? Dep(Why)
+                                           : Dep(Why, In.Params, In.EnvKeys));
+      if (Result.divergent() && !Result.Why->FromControl)
+        return Result;
+    }
+  }
+  return Result;
 }
 
 bool Evaluator::isWorldSize(const Expr *E) {
@@ -242,7 +519,7 @@ bool Evaluator::isWorldSize(const Expr *E) {
     return Entry && Entry->Role == CallRole::UniformSource;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (eval(DRE))
+    if (eval(DRE).divergent())
       return false;
     // `int n = pg->getSize();`
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -264,7 +541,7 @@ bool Evaluator::isWorldSize(const Expr *E) {
     llvm::StringRef Name(Lower);
     Name.consume_front("m_");
     return isWorldSizeName(Member->getName()) && !Name.starts_with("size") &&
-           !eval(ME);
+           !eval(ME).divergent();
   }
   return false;
 }
@@ -277,98 +554,117 @@ static bool isPlainValue(const Expr *E) {
 
 /// Comparisons that have the same outcome on every rank because
 /// 0 <= rank < world_size: `rank < world_size`, `rank >= 0`, `rank < 0`.
-const Origin *Evaluator::comparison(const BinaryOperator *BO) {
+Dep Evaluator::comparison(const BinaryOperator *BO) {
   const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
   const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
-  const Origin *LO = eval(L);
-  const Origin *RO = eval(R);
-  if (!LO && !RO)
-    return nullptr;
-  BinaryOperatorKind Op = BO->getOpcode();
-  const Expr *Rank = LO ? L : R;
-  const Expr *Other = LO ? R : L;
-  if (LO && RO)
-    return betterOrigin(LO, RO);
-  const Origin *RankOrigin = LO ? LO : RO;
-  if (!isPlainValue(Rank) || !RankOrigin->ExactRank)
-    return RankOrigin;
+  Dep LD = eval(L);
+  Dep RD = eval(R);
+  if (!LD.any() && !RD.any())
+    return Dep();
+  // The rules below are about a rank on one side; with both sides
+  // rank-dependent, or neither yet, the result depends on both.
+  if (LD.divergent() == RD.divergent())
+    return join(LD, RD);
+  bool Left = LD.divergent();
+  const Expr *Rank = Left ? L : R;
+  const Expr *Other = Left ? R : L;
+  const Dep &RankDep = Left ? LD : RD;
+  const Dep &OtherDep = Left ? RD : LD;
+  if (!isPlainValue(Rank) || !RankDep.Why->ExactRank)
+    return RankDep;
+  // Uniform as far as the rank goes: what remains is the other side's.
   if (isWorldSize(Other))
-    return nullptr;
+    return OtherDep;
   // rank <= world_size - 1 (always), rank > world_size - 1 (never); but
   // rank == world_size - 1 picks the last rank.
   BinaryOperatorKind Normalised =
-      LO ? BO->getOpcode()
-         : BinaryOperator::reverseComparisonOp(BO->getOpcode());
+      Left ? BO->getOpcode()
+           : BinaryOperator::reverseComparisonOp(BO->getOpcode());
   if (const auto *Minus = dyn_cast<BinaryOperator>(Other))
     if ((Normalised == BO_LE || Normalised == BO_GT) &&
         Minus->getOpcode() == BO_Sub && isWorldSize(Minus->getLHS())) {
       std::optional<llvm::APSInt> One = evaluateInt(Minus->getRHS(), Ctx.AST);
       if (One && *One == 1)
-        return nullptr;
+        return OtherDep;
     }
-  // Normalise to `rank OP constant`.
-  if (!LO)
-    Op = BinaryOperator::reverseComparisonOp(Op);
+  // Normalised to `rank OP constant`.
   std::optional<llvm::APSInt> Constant = evaluateInt(Other, Ctx.AST);
-  if (Constant && *Constant == 0 && (Op == BO_GE || Op == BO_LT))
-    return nullptr;
-  return LO ? LO : RO;
+  if (Constant && *Constant == 0 &&
+      (Normalised == BO_GE || Normalised == BO_LT))
+    return Dep();
+  return RankDep;
 }
 
-const Origin *Evaluator::anyChild(const Stmt *S) {
-  const Origin *Best = nullptr;
+Dep Evaluator::anyChild(const Stmt *S) {
+  Dep Best;
   for (const Stmt *Child : S->children())
     if (const auto *E = dyn_cast_or_null<Expr>(Child)) {
-      Best = betterOrigin(Best, eval(E));
-      if (Best && !Best->FromControl)
+      Best = join(Best, eval(E));
+      if (Best.divergent() && !Best.Why->FromControl)
         return Best;
     }
   return Best;
 }
 
-const Origin *Evaluator::unresolved(const Expr *Call,
-                                    const UnresolvedCall &Match) {
+Dep Evaluator::unresolved(const Expr *Call, const UnresolvedCall &Match) {
   // Results of communication calls and uniform sources are the same on
   // every rank; a rank source's out-parameter is set by Transfer.
   if (Match.Entry->Role != CallRole::RankSource || Match.Entry->Arg >= 0)
-    return nullptr;
-  return Ctx.origin(
+    return Dep();
+  return Dep(Ctx.origin(
       Call, key(KeySource), Call->getBeginLoc(),
       [&] {
         return fmt::format("'{}' returns the rank of this process (matched by "
                            "name: the call did not compile)",
                            Ctx.text(Call));
       },
-      nullptr, false, /*ExactRank=*/true);
+      nullptr, false, /*ExactRank=*/true));
 }
 
-const Origin *Evaluator::call(const CallExpr *Call) {
+Dep Evaluator::call(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
       return unresolved(Call, *Match);
   if (isGetenv(FD)) {
     if (Call->getNumArgs() == 0)
-      return nullptr;
-    const auto *Lit =
-        dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
-    if (!Lit || !Ctx.isRankEnvVar(Lit->getString()))
-      return nullptr;
-    return Ctx.origin(Call, key(KeyEnv), Call->getBeginLoc(), [&] {
-      return fmt::format("'{}' reads the rank from the environment",
-                         Ctx.text(Call));
-    }, nullptr, false, /*ExactRank=*/true);
+      return Dep();
+    ArgKey K = keyOf(Call->getArg(0));
+    if (K.K == ArgKey::RankVariable)
+      return Dep(Ctx.origin(
+          Call, key(KeyEnv), Call->getBeginLoc(),
+          [&] {
+            return fmt::format("'{}' reads the rank from the environment",
+                               Ctx.text(Call));
+          },
+          nullptr, false, /*ExactRank=*/true));
+    // getenv(key) of a parameter: the rank where a caller passes a rank
+    // variable's name.
+    if (K.K == ArgKey::Input && this->FD &&
+        K.Index < this->FD->getNumParams()) {
+      const ParmVarDecl *Key = this->FD->getParamDecl(K.Index);
+      return Dep(Ctx.origin(
+                     Call, key(KeyEnvInput), Call->getBeginLoc(),
+                     [&] {
+                       return fmt::format("'{}' reads the environment variable "
+                                          "that '{}' names",
+                                          Ctx.text(Call), declName(Key));
+                     },
+                     Ctx.placeholder(Key, true), false, /*ExactRank=*/true),
+                 0, inputBit(K.Index));
+    }
+    return Dep();
   }
   // How many batches a loader yields depends on its sampler, or on the
   // size of the dataset the default sampler is built over.
   if (data::isMakeDataLoader(FD)) {
     data::LoaderInputs In = data::loaderInputs(Call);
-    const Origin *O = In.Count ? eval(In.Count) : nullptr;
-    if (!O && In.Options)
-      O = eval(In.Options);
+    Dep O = In.Count ? eval(In.Count) : Dep();
+    if (!O.divergent() && In.Options)
+      O = join(O, eval(In.Options));
     return O;
   }
-  if (const Origin *O = chunkShare(Call))
+  if (Dep O = chunkShare(Call); O.any())
     return O;
   if (const CatalogueEntry *Entry = Ctx.Catalogue.classify(FD)) {
     if (Entry->Role == CallRole::LocalData)
@@ -378,55 +674,72 @@ const Origin *Evaluator::call(const CallExpr *Call) {
       // such as rank < world_size do not hold for it.
       bool ProcessId = FD->getDeclName().isIdentifier() &&
                        FD->getName() == "getpid";
-      return Ctx.origin(Call, key(KeySource), Call->getBeginLoc(), [&] {
-        return fmt::format(ProcessId ? "'{}' is this process's id, different "
-                                       "on every rank"
-                                     : "'{}' returns the rank of this process",
-                           Ctx.text(Call));
-      }, nullptr, false, /*ExactRank=*/!ProcessId);
+      return Dep(Ctx.origin(
+          Call, key(KeySource), Call->getBeginLoc(),
+          [&] {
+            return fmt::format(ProcessId
+                                   ? "'{}' is this process's id, different "
+                                     "on every rank"
+                                   : "'{}' returns the rank of this process",
+                               Ctx.text(Call));
+          },
+          nullptr, false, /*ExactRank=*/!ProcessId));
     }
     // Results of communication calls and uniform sources are the same on
     // every rank (the Work handle, the world size); so is the status that a
     // source writing the rank through an out-parameter returns
     // (`ncclCommUserRank(comm, &rank)` is not the rank).
     if (Entry->Role != CallRole::RankSource || Entry->Arg >= 0)
-      return nullptr;
+      return Dep();
   }
+  // A new block of memory: its address does not depend on its size.
+  if (isAllocation(FD))
+    return Dep();
+  if (isRealloc(FD))
+    return Call->getNumArgs() > 0 ? eval(Call->getArg(0)) : Dep();
   if (FD) {
-    if (const Origin *Returned = Ctx.Facts.returns(FD->getCanonicalDecl()))
-      return Returned; // "'f' returns a rank-dependent value here"
-    // A function whose body is analysed returns a rank-dependent value only
-    // if its analysis says so (rank-dependent arguments reach its parameters
-    // as facts): `meanLoss(pg, local)` returns an allreduced, uniform value.
-    // So does one the whole-program driver analysed in another TU.
-    if ((Ctx.isAnalysable(FD) ||
-         Ctx.Facts.analysedElsewhere(FD->getCanonicalDecl())) &&
-        !FD->getReturnType()->isVoidType())
-      return nullptr;
+    // A function whose body is analysed returns what its summary says, for
+    // the arguments given here: `meanLoss(pg, local)` returns an allreduced,
+    // uniform value, and `id(rank)` the rank.
+    // The driver brings the summaries of other TUs' functions; until it
+    // has one, the result is taken to depend on the arguments, as for a
+    // library function.
+    if (const FunctionDecl *Def = withSummary(FD, Ctx)) {
+      if (Def->getReturnType()->isVoidType())
+        return Dep();
+      if (const DepSummary *S = Ctx.Facts.summary(Def))
+        return instantiate(S->Return, Call, Def, parameterArgs(Call, Def));
+      if (!Ctx.isExternalUserFunction(FD))
+        return Dep();
+    }
   }
-  const Origin *O = nullptr;
+  Dep O;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     O = eval(MCE->getImplicitObjectArgument());
     // The size of a container whose elements alone depend on the rank.
-    if (O && O->ElementsOnly && FD && FD->getDeclName().isIdentifier() &&
+    if (O.Why && O.Why->ElementsOnly && FD &&
+        FD->getDeclName().isIdentifier() &&
         (FD->getName() == "size" || FD->getName() == "empty" ||
          FD->getName() == "length"))
-      return nullptr;
+      return Dep();
   }
   for (const Expr *Arg : Call->arguments()) {
-    if (O)
+    if (O.divergent() && !O.Why->FromControl)
       break;
-    O = eval(Arg);
+    O = join(O, eval(Arg));
   }
-  // The driver checks this guess against the callee's own analysis.
-  if (O && FD && Ctx.isExternalUserFunction(FD))
-    Ctx.Facts.assumeReturn(FD->getCanonicalDecl());
+  // The driver corrects this guess with the callee's summary.
+  if (O.any() && FD && Ctx.isExternalUserFunction(FD))
+    Ctx.Facts.assumeReturn(FD);
   // localBatches(rank) depends on the rank but is not the rank: facts such
   // as rank >= 0 do not carry over. Conversions (atoi, stoi) keep it.
-  if (O && O->ExactRank && !isConversion(FD))
-    return Ctx.origin(Call, key(KeyInexact), O->Loc,
-                      [&] { return O->Message; }, O->Cause, O->FromControl,
-                      /*ExactRank=*/false, O->LocalData);
+  if (O.Why && O.Why->ExactRank && !isConversion(FD)) {
+    const Origin *Inexact = Ctx.origin(
+        Call, key(KeyInexact), O.Why->Loc, [&] { return O.Why->Message; },
+        O.Why->Cause, O.Why->FromControl, /*ExactRank=*/false,
+        O.Why->LocalData);
+    return O.divergent() ? Dep(Inexact) : Dep(Inexact, O.Params, O.EnvKeys);
+  }
   return O;
 }
 
@@ -460,22 +773,21 @@ static std::string localDataMessage(const FunctionDecl *FD,
   return fmt::format("'{}' is computed from this rank's own data", Text);
 }
 
-const Origin *Evaluator::localData(const CallExpr *Call) {
+Dep Evaluator::localData(const CallExpr *Call) {
   if (!Ctx.Opts.RankLocalData)
-    return nullptr;
+    return Dep();
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
   const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
   if (Object && isSynchronised(Object))
-    return nullptr;
+    return Dep();
   if (Object)
-    if (const Origin *O = eval(Object))
-      if (!O->FromControl)
-        return O;
+    if (Dep O = eval(Object); O.divergent() && !O.Why->FromControl)
+      return O;
   // Whether a tensor is defined is rank-local only for a gradient.
   if (const FunctionDecl *Callee = Call->getDirectCallee())
     if (Callee->getDeclName().isIdentifier() &&
         Callee->getName() == "defined" && !isGradient(Object))
-      return nullptr;
+      return Dep();
   // at::equal(a, b) of tensors that all went through a collective.
   if (!Object && Call->getNumArgs() > 0) {
     bool AllSynchronised = true, AnyTensor = false;
@@ -489,59 +801,71 @@ const Origin *Evaluator::localData(const CallExpr *Call) {
       AllSynchronised &= isSynchronised(Arg);
     }
     if (AnyTensor && AllSynchronised)
-      return nullptr;
+      return Dep();
   }
-  return Ctx.origin(Call, key(KeyLocal), Call->getBeginLoc(), [&] {
-    return localDataMessage(Call->getDirectCallee(), Ctx.text(Call));
-  }, nullptr, false, false, /*LocalData=*/true);
+  return Dep(Ctx.origin(
+      Call, key(KeyLocal), Call->getBeginLoc(),
+      [&] { return localDataMessage(Call->getDirectCallee(), Ctx.text(Call)); },
+      nullptr, false, false, /*LocalData=*/true));
 }
 
-const Origin *Evaluator::chunkShare(const Expr *Dataset) {
+Dep Evaluator::chunkShare(const Expr *Dataset) {
   const Expr *SamplerArg = data::chunkSamplerArgument(Dataset);
   if (!SamplerArg)
-    return nullptr;
+    return Dep();
   const CXXConstructExpr *Sampler = data::constructionOf(SamplerArg);
   if (!Sampler ||
       !data::isDistributedSampler(Sampler->getConstructor()->getParent()) ||
       Sampler->getNumArgs() < 3 || isa<CXXDefaultArgExpr>(Sampler->getArg(2)))
-    return nullptr;
-  const Origin *Rank = eval(Sampler->getArg(2));
-  if (!Rank)
-    return nullptr;
-  return Ctx.origin(Dataset, key(KeyChunks), SamplerArg->getBeginLoc(), [&] {
-    return fmt::format("each rank reads its own chunks through '{}', and "
-                       "chunks can differ in size",
-                       Ctx.text(SamplerArg));
-  }, Rank);
+    return Dep();
+  Dep Rank = eval(Sampler->getArg(2));
+  if (!Rank.any())
+    return Dep();
+  const Origin *Why = Ctx.origin(
+      Dataset, key(KeyChunks), SamplerArg->getBeginLoc(),
+      [&] {
+        return fmt::format("each rank reads its own chunks through '{}', and "
+                           "chunks can differ in size",
+                           Ctx.text(SamplerArg));
+      },
+      Rank.Why);
+  return Rank.divergent() ? Dep(Why) : Dep(Why, Rank.Params, Rank.EnvKeys);
 }
 
-const Origin *Evaluator::eval(const Expr *E) {
+Dep Evaluator::eval(const Expr *E) {
   if (!E)
-    return nullptr;
+    return Dep();
   E = E->IgnoreParenImpCasts();
   // A process group is the same group on every rank, though built with the
   // rank (ProcessGroupGloo(store, rank, size, ...)).
   if (Ctx.isGroupType(E->getType()))
-    return nullptr;
+    return Dep();
   if (isa<IntegerLiteral, FloatingLiteral, StringLiteral, CharacterLiteral,
           CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, CXXThisExpr, LambdaExpr,
           UnaryExprOrTypeTraitExpr, CXXDefaultArgExpr>(E))
-    return nullptr;
+    return Dep();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (isa<FunctionDecl, EnumConstantDecl>(DRE->getDecl()))
-      return nullptr;
+      return Dep();
     return declDivergence(DRE->getDecl());
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<FieldDecl, VarDecl>(ME->getMemberDecl()))
-      if (const Origin *O = declDivergence(ME->getMemberDecl()))
-        return O;
+    Dep Member;
+    if (isa<FieldDecl, VarDecl>(ME->getMemberDecl())) {
+      Member = declDivergence(ME->getMemberDecl());
+      if (Member.divergent())
+        return Member;
+    }
     if (isa<CXXMethodDecl>(ME->getMemberDecl()))
-      return nullptr;
-    return eval(ME->getBase());
+      return Dep();
+    return join(Member, eval(ME->getBase()));
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return call(Call);
+  // `new double[n]` is a new block, whatever n is; what it is built from
+  // decides what it holds.
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return New->getInitializer() ? eval(New->getInitializer()) : Dep();
   if (const auto *Recovery = dyn_cast<RecoveryExpr>(E))
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Recovery, Ctx))
       return unresolved(Recovery, *Match);
@@ -550,7 +874,7 @@ const Origin *Evaluator::eval(const Expr *E) {
     const CatalogueEntry *Entry =
         Ctx.Catalogue.classify(Construct->getConstructor());
     if (Entry && Entry->Role == CallRole::UniformSource)
-      return nullptr;
+      return Dep();
     // std::random_device: whatever it draws differs between ranks; a
     // directory_iterator lists what this rank's file system holds.
     // (A copy or move carries its source's dependence.)
@@ -559,29 +883,41 @@ const Origin *Evaluator::eval(const Expr *E) {
       const CXXRecordDecl *Class = Construct->getConstructor()->getParent();
       bool Random = Class->getDeclName().isIdentifier() &&
                     Class->getName() == "random_device";
-      return Ctx.Opts.RankLocalData
-                 ? Ctx.origin(Construct, key(KeyLocal),
-                              Construct->getBeginLoc(), [&] {
-                                return Random
-                                           ? fmt::format(
-                                                 "'{}' draws random numbers "
-                                                 "on this rank",
-                                                 Ctx.text(Construct))
-                                           : localDataMessage(
-                                                 Construct->getConstructor(),
-                                                 Ctx.text(Construct));
-                              }, nullptr, false, false, /*LocalData=*/true)
-                 : nullptr;
+      if (!Ctx.Opts.RankLocalData)
+        return Dep();
+      return Dep(Ctx.origin(
+          Construct, key(KeyLocal), Construct->getBeginLoc(),
+          [&] {
+            return Random ? fmt::format("'{}' draws random numbers on this "
+                                        "rank",
+                                        Ctx.text(Construct))
+                          : localDataMessage(Construct->getConstructor(),
+                                             Ctx.text(Construct));
+          },
+          nullptr, false, false, /*LocalData=*/true));
     }
     // LibTorch's distributed samplers yield the same number of indices on
     // every rank given the same size: the rank only chooses which.
     if (data::isDistributedSampler(Construct->getConstructor()->getParent()))
-      return Construct->getNumArgs() > 0 ? eval(Construct->getArg(0))
-                                         : nullptr;
-    if (const Origin *O = chunkShare(Construct))
+      return Construct->getNumArgs() > 0 ? eval(Construct->getArg(0)) : Dep();
+    if (Dep O = chunkShare(Construct); O.any())
       return O;
+    // An object built by a constructor of the user's: what it stores goes
+    // into its fields, as facts of their own (`Options o(rank, steps)`:
+    // `o.rank_` depends on the rank, `o.steps_` does not). A copy is what it
+    // copies.
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (!Ctor->isCopyOrMoveConstructor())
+      if (const FunctionDecl *Def = Ctor->getDefinition())
+        if (Ctx.isAnalysable(Def))
+          return Dep();
     return anyChild(E);
   }
+  // An aggregate's initialiser stores into its fields, as facts of their
+  // own (see Transfer::fields): the object as a whole is not what makes
+  // `args.steps` rank-dependent when `args.rank` is.
+  if (isFieldwise(E))
+    return Dep();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isComparisonOp())
       return comparison(BO);
@@ -589,111 +925,130 @@ const Origin *Evaluator::eval(const Expr *E) {
       return eval(BO->getRHS());
     if (BO->getOpcode() == BO_Comma)
       return eval(BO->getRHS());
-    const Origin *L = eval(BO->getLHS());
-    if (L && !L->FromControl)
+    Dep L = eval(BO->getLHS());
+    if (L.divergent() && !L.Why->FromControl)
       return L;
-    return betterOrigin(L, eval(BO->getRHS()));
+    return join(L, eval(BO->getRHS()));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    if (const Origin *O = eval(CO->getCond()))
-      return O;
-    if (const Origin *O = eval(CO->getTrueExpr()))
-      return O;
-    return eval(CO->getFalseExpr());
+    Dep O = eval(CO->getCond());
+    for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()}) {
+      if (O.divergent())
+        return O;
+      O = join(O, eval(Arm));
+    }
+    return O;
   }
   return anyChild(E);
 }
 
-/// Copies \p From into \p Into, keeping divergence: the join of two states.
-bool joinInto(DivergenceState &Into, const DivergenceState &From, bool First) {
+/// The join of two states of one declaration: synchronised only on both
+/// sides; known uniform on both; else the union of the dependences.
+Dep joinValues(const Dep &A, const Dep &B) {
+  if (isSynced(A) && isSynced(B))
+    return Synced;
+  Dep X = isSynced(A) ? Dep() : A;
+  Dep Y = isSynced(B) ? Dep() : B;
+  return join(X, Y);
+}
+
+/// Joins \p From into \p Into. A declaration that one side does not hold
+/// takes what it falls back to there; it is left out of the result when the
+/// join is just that.
+void joinInto(DivergenceState &Into, const DivergenceState &From, bool First,
+              Evaluator &Eval) {
   if (First) {
     Into = From;
-    return true;
+    return;
   }
-  // A declaration absent on one side is unknown there: drop it unless the
-  // other side knows it is divergent. Synchronised on both sides stays so.
   llvm::SmallVector<const ValueDecl *, 8> Drop;
   for (auto &[D, O] : Into) {
     auto It = From.find(D);
-    if (It == From.end()) {
-      if (!isDivergent(O))
-        Drop.push_back(D);
+    if (It != From.end()) {
+      O = joinValues(O, It->second);
       continue;
     }
-    const Origin *F = It->second;
-    if (isDivergent(O) || isDivergent(F))
-      O = isDivergent(O) ? (isDivergent(F) ? betterOrigin(O, F) : O) : F;
-    else if (O != F)
-      O = nullptr;
+    Dep Fallback = Eval.fallback(D);
+    Dep Joined = joinValues(O, Fallback);
+    if (Joined == Fallback)
+      Drop.push_back(D);
+    else
+      O = Joined;
   }
   for (const ValueDecl *D : Drop)
     Into.erase(D);
-  for (auto &[D, O] : From)
-    if (isDivergent(O) && !Into.count(D))
-      Into[D] = O;
-  return true;
+  for (auto &[D, F] : From) {
+    if (Into.count(D))
+      continue;
+    Dep Fallback = Eval.fallback(D);
+    Dep Joined = joinValues(F, Fallback);
+    if (Joined != Fallback)
+      Into[D] = Joined;
+  }
+}
+
+/// True for a parameter through which the callee can write the caller's
+/// variable: a reference or a pointer to non-const.
+bool isOutParameter(const ParmVarDecl *Param) {
+  QualType T = Param->getType();
+  if (T->isReferenceType() || T->isPointerType())
+    return !T->getPointeeType().isConstQualified();
+  return false;
 }
 
 class Transfer {
 public:
-  Transfer(AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
-           const llvm::SmallVector<ControllingBranch, 2> *Controls,
-           const ControlDivergence &AllControls,
-           const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks,
-           const llvm::DenseMap<const ValueDecl *,
-                                llvm::SmallVector<const ValueDecl *, 2>>
-               &Aliases)
-      : Ctx(Ctx), FD(FD), State(State), Controls(Controls),
-        AllControls(AllControls), DeclBlocks(DeclBlocks), Aliases(Aliases),
-        Eval(Ctx, State) {}
+  Transfer(
+      AnalysisContext &Ctx, const FunctionDecl *FD, DivergenceState &State,
+      const llvm::SmallVector<ControllingBranch, 2> *Controls,
+      const llvm::DenseMap<const ValueDecl *,
+                           llvm::SmallVector<const ValueDecl *, 2>> &Aliases,
+      llvm::DenseMap<const ValueDecl *, Dep> &Fallbacks,
+      RankUniformity::Recording &Rec)
+      : Ctx(Ctx), FD(FD), State(State), Controls(Controls), Aliases(Aliases),
+        Rec(Rec), Eval(Ctx, FD, State, Fallbacks) {}
 
   void element(const CFGElement &Elem);
 
 private:
   void assign(const ValueDecl *Target, bool Exact, const Expr *Value,
-              const Stmt *Anchor, const Origin *O);
+              const Stmt *Anchor, const Dep &O);
+  /// \p Target now holds \p Why: a fact of the TU if it outlives the
+  /// function (a field, a global), else the state's.
+  void store(const ValueDecl *Target, const Dep &Why);
   void call(const CallExpr *Call);
   /// What a catalogued call does to its out-parameter or buffer.
   void catalogued(const Expr *Call, const CatalogueEntry *Entry,
                   llvm::ArrayRef<const Expr *> Args);
-  void passArguments(const CallExpr *Call);
   void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
-  void exportArguments(const CallExpr *Call, const FunctionDecl *Callee);
-
-  /// Why a value assigned to \p Target here differs between ranks because
-  /// of the branches that control this block: it does if one of them is a
-  /// branch the declaration of \p Target is outside of (a variable declared
-  /// inside the branch's region does not outlive it).
-  const Origin *controlOrigin(const ValueDecl *Target) const;
+  /// A call of a function with a body: what its summary says it writes
+  /// into the caller's variables, and the arguments, for its parameters.
+  void callBody(const Expr *Call, const FunctionDecl *Def,
+                llvm::ArrayRef<const Expr *> Args);
 
   AnalysisContext &Ctx;
   const FunctionDecl *FD;
   DivergenceState &State;
+  /// The rank-dependent branches whose region this block is in.
   const llvm::SmallVector<ControllingBranch, 2> *Controls;
-  const ControlDivergence &AllControls;
-  const llvm::DenseMap<const VarDecl *, const CFGBlock *> &DeclBlocks;
   const llvm::DenseMap<const ValueDecl *,
                        llvm::SmallVector<const ValueDecl *, 2>> &Aliases;
-  bool InDeclaration = false;
+  RankUniformity::Recording &Rec;
   Evaluator Eval;
 };
 
-const Origin *Transfer::controlOrigin(const ValueDecl *Target) const {
-  if (!Controls || InDeclaration)
-    return nullptr;
-  const llvm::SmallVector<ControllingBranch, 2> *DeclControls = nullptr;
-  if (const auto *VD = dyn_cast<VarDecl>(Target)) {
-    auto It = DeclBlocks.find(VD);
-    if (It != DeclBlocks.end()) {
-      auto C = AllControls.find(It->second);
-      if (C != AllControls.end())
-        DeclControls = &C->second;
-    }
+void Transfer::store(const ValueDecl *Target, const Dep &Why) {
+  State[Target] = Why;
+  const auto *VD = dyn_cast<VarDecl>(Target);
+  if (VD && VD->hasLocalStorage())
+    return;
+  if (Why.divergent()) {
+    Ctx.Facts.addDecl(Target, Why.Why);
+  } else if (Why.conditional()) {
+    // Rank-dependent everywhere once a caller passes a rank-dependent input.
+    Dep &Escaped = (*Rec.Escapes)[Target];
+    Escaped = join(Escaped, Why);
   }
-  for (const ControllingBranch &Branch : *Controls)
-    if (!DeclControls || !llvm::is_contained(*DeclControls, Branch))
-      return Branch.Why;
-  return nullptr;
 }
 
 /// True for `*__begin1`, the element a range-for's variable is set from: it
@@ -716,126 +1071,105 @@ static bool isRangeElement(const Expr *Value) {
 }
 
 void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
-                      const Stmt *Anchor, const Origin *O) {
+                      const Stmt *Anchor, const Dep &O) {
   if (!Target)
     return;
-  const Origin *Why = nullptr;
-  if (O) {
-    // "'rank' is set from 'pg->getRank()' here"; when the source itself is
-    // that expression, one note says it all.
-    const SourceManager &SM = Ctx.AST.getSourceManager();
-    // What local data a value comes from is worth its own note ("'l' is
-    // set from 'loss.item()'", "'loss.item()' is computed from this rank's
-    // own data").
-    const Origin *Cause = O;
-    if (Value && !O->Cause && !O->LocalData && O->Loc.isValid() &&
-        SM.isPointWithin(O->Loc, Value->getBeginLoc(), Value->getEndLoc()))
-      Cause = nullptr;
-    // An implicit variable (a range-for's __range1/__begin1) gets no note
-    // of its own: the user never wrote it; nor does a default-constructed
-    // one (`std::random_device rd;`), whose source is its declaration.
-    const auto *Construct =
-        dyn_cast_or_null<CXXConstructExpr>(Value ? Value->IgnoreImplicit()
-                                                 : nullptr);
-    if (Target->isImplicit() || isRangeElement(Value) ||
-        (Construct && Construct->getNumArgs() == 0 &&
-         Construct->getParenOrBraceRange().isInvalid())) {
-      State[Target] = O;
+  // A pointer parameter stands for what it points to (the caller's buffer):
+  // pointing it elsewhere changes nothing there.
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Target))
+    if (Exact && Param->getType()->isPointerType())
       return;
-    }
-    Why = Ctx.origin(Anchor, Target, Value ? Value->getBeginLoc()
-                                           : Anchor->getBeginLoc(),
-                     [&] {
-                       return fmt::format("'{}' is set from '{}' here",
-                                          declName(Target),
-                                          Value ? Ctx.text(Value) : "?");
-                     },
-                     Cause, false,
-                     O->ExactRank && Value && isPlainValue(Value));
-  } else if (const Origin *Control = controlOrigin(Target)) {
-    Why = Ctx.origin(Anchor, Target, Anchor->getBeginLoc(), [&] {
-      return fmt::format("'{}' is assigned under a rank-dependent condition "
-                         "here",
-                         declName(Target));
-    }, Control, /*FromControl=*/true);
-  }
-  if (Why) {
-    State[Target] = Why;
-    bool Local = false;
-    if (const auto *VD = dyn_cast<VarDecl>(Target))
-      Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD);
-    if (!Local)
-      Ctx.Facts.addDecl(Target, Why);
-  } else if (Exact) {
-    State[Target] = nullptr;
-  }
-}
-
-/// True for a parameter through which the callee can write the caller's
-/// variable: a reference or a pointer to non-const.
-static bool isOutParameter(const ParmVarDecl *Param) {
-  QualType T = Param->getType();
-  if (T->isReferenceType() || T->isPointerType())
-    return !T->getPointeeType().isConstQualified();
-  return false;
-}
-
-void Transfer::passArguments(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (Callee && Ctx.isExternalUserFunction(Callee)) {
-    exportArguments(Call, Callee);
+  // Written after a collective made it the same everywhere: no longer
+  // known to be synchronised (see the joins in RankUniformity::run).
+  auto Old = State.find(Target);
+  if (Old != State.end() && isSynced(Old->second))
+    Old->second = Dep();
+  if (!O.any()) {
+    if (Exact)
+      State[Target] = Dep();
     return;
   }
-  if (!Callee || !Ctx.isAnalysable(Callee))
+  // "'rank' is set from 'pg->getRank()' here"; when the source itself is
+  // that expression, one note says it all.
+  const SourceManager &SM = Ctx.AST.getSourceManager();
+  // What local data a value comes from is worth its own note ("'l' is
+  // set from 'loss.item()'", "'loss.item()' is computed from this rank's
+  // own data").
+  const Origin *Cause = O.Why;
+  if (O.divergent() && Value && !O.Why->Cause && !O.Why->LocalData &&
+      O.Why->Loc.isValid() &&
+      SM.isPointWithin(O.Why->Loc, Value->getBeginLoc(), Value->getEndLoc()))
+    Cause = nullptr;
+  // An implicit variable (a range-for's __range1/__begin1) gets no note
+  // of its own: the user never wrote it; nor does a default-constructed
+  // one (`std::random_device rd;`), whose source is its declaration.
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+      Value ? Value->IgnoreImplicit() : nullptr);
+  if (Target->isImplicit() || isRangeElement(Value) ||
+      (Construct && Construct->getNumArgs() == 0 &&
+       Construct->getParenOrBraceRange().isInvalid())) {
+    store(Target, O);
     return;
-  const FunctionDecl *Def = Callee->getDefinition();
-  unsigned Offset = 0;
-  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def))
-    Offset = 1;
-  for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
-    if (I - Offset >= Def->getNumParams())
-      break;
-    const ParmVarDecl *Param = Def->getParamDecl(I - Offset);
-    // `queryRank(pg, r)` with `void queryRank(..., int &out) { out = rank; }`:
-    // the callee wrote a rank-dependent value into the caller's variable.
-    if (isOutParameter(Param))
-      if (const Origin *Written = Ctx.Facts.decl(Param)) {
-        bool Exact;
-        if (const ValueDecl *Target = targetDecl(Call->getArg(I), Exact))
-          State[Target] = Ctx.origin(Call, Target, Call->getBeginLoc(), [&] {
-            return fmt::format("'{}' is set to a rank-dependent value by '{}' "
-                               "here",
-                               declName(Target), Def->getNameAsString());
-          }, Written, false, Written->ExactRank);
-      }
-    const Origin *O = Eval.eval(Call->getArg(I));
-    if (!O)
+  }
+  const Origin *Why = Ctx.origin(
+      Anchor, Target, Value ? Value->getBeginLoc() : Anchor->getBeginLoc(),
+      [&] {
+        return fmt::format("'{}' is set from '{}' here", declName(Target),
+                           Value ? Ctx.text(Value) : "?");
+      },
+      Cause, false, O.Why->ExactRank && Value && isPlainValue(Value));
+  Dep New = O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys);
+  // A weak update (`a[i] = v`, `*p = v`) adds to what was there.
+  if (!Exact && !New.divergent())
+    New = join(Eval.declDivergence(Target), New);
+  store(Target, New);
+}
+
+void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
+                        llvm::ArrayRef<const Expr *> Args) {
+  CallRecord &R = (*Rec.Calls)[Call];
+  R.Call = Call;
+  R.Callee = Def;
+  R.Args.clear();
+  R.Keys.clear();
+  R.ArgExprs.clear();
+  for (unsigned I = 0; I < Args.size() && I < Def->getNumParams(); ++I) {
+    R.Args.push_back(Eval.eval(Args[I]));
+    R.Keys.push_back(Eval.keyOf(Args[I]));
+    R.ArgExprs.push_back(Args[I]);
+  }
+  const DepSummary *S = Ctx.Facts.summary(Def);
+  if (!S)
+    return;
+  // `queryRank(pg, r)` with `void queryRank(..., int &out) { out = rank; }`:
+  // the callee wrote a rank-dependent value into the caller's variable.
+  for (const auto &[Index, Written] : S->Writes) {
+    if (Index >= Args.size())
       continue;
-    Ctx.Facts.addDecl(Param, Ctx.origin(Call, Param, Call->getArg(I)->getBeginLoc(), [&] {
-      return fmt::format("'{}' receives a rank-dependent argument here",
-                         declName(Param));
-    }, O));
-  }
-}
-
-void Transfer::exportArguments(const CallExpr *Call,
-                               const FunctionDecl *Callee) {
-  unsigned Offset =
-      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-  for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
-    if (I - Offset >= Callee->getNumParams())
-      break;
-    if (const Origin *O = Eval.eval(Call->getArg(I)))
-      Ctx.Facts.addExternalParam(
-          Callee->getCanonicalDecl(), I - Offset,
-          Ctx.origin(Call, Callee->getParamDecl(I - Offset),
-                     Call->getArg(I)->getBeginLoc(), [&] {
-                       return fmt::format(
-                           "'{}' receives a rank-dependent argument ('{}') "
-                           "here",
-                           Callee->getNameAsString(),
-                           Ctx.text(Call->getArg(I)));
-                     }, O));
+    bool Exact;
+    const ValueDecl *Target = targetDecl(Args[Index], Exact);
+    if (!Target)
+      continue;
+    if (isSynced(Written)) {
+      State[Target] = Synced; // A helper that broadcasts its argument.
+      continue;
+    }
+    Dep Now = Eval.instantiate(Written, Call, Def, Args);
+    if (!Now.any()) {
+      if (Exact)
+        State[Target] = Dep();
+      continue;
+    }
+    const Origin *Why = Ctx.origin(
+        Call, Target, Call->getBeginLoc(),
+        [&] {
+          return fmt::format(
+              "'{}' is set to a rank-dependent value by '{}' here",
+              declName(Target), Def->getNameAsString());
+        },
+        Now.Why, false, Now.Why->ExactRank);
+    store(Target,
+          Now.divergent() ? Dep(Why) : Dep(Why, Now.Params, Now.EnvKeys));
   }
 }
 
@@ -852,21 +1186,18 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
           return fmt::format("'{}' is set to the rank by '{}' here",
                              declName(Target), Entry->Display);
         }, nullptr, false, /*ExactRank=*/true);
-        State[Target] = O;
-        const auto *VD = dyn_cast<VarDecl>(Target);
-        if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
-          Ctx.Facts.addDecl(Target, O);
+        store(Target, Dep(O));
       } else if (Entry->Role == CallRole::LocalData) {
         // glob(pattern, flags, errfunc, &found): what this rank's file
         // system holds.
-        if (const Origin *O = Eval.eval(Call))
+        if (Dep O = Eval.eval(Call); O.any())
           State[Target] = O;
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank, and so do the
         // tensors it was built from (tensors share their storage).
         if (Entry->Role == CallRole::UniformSource) {
-          State[Target] = nullptr;
+          State[Target] = Dep();
           Ctx.WorldSizes.insert(Target); // MPI_Comm_size(comm, &np)
         } else {
           State[Target] = Synced;
@@ -895,7 +1226,7 @@ void Transfer::call(const CallExpr *Call) {
         (Callee->getName() == "MPI_Comm_split" ||
          Callee->getName() == "ncclCommSplit") &&
         Call->getNumArgs() > 3)
-      if (const Origin *Color = Eval.eval(Call->getArg(1))) {
+      if (Dep Color = Eval.eval(Call->getArg(1)); Color.any()) {
         bool Exact;
         if (const ValueDecl *Target = targetDecl(Call->getArg(3), Exact))
           assign(Target, false, Call->getArg(1), Call, Color);
@@ -906,30 +1237,20 @@ void Transfer::call(const CallExpr *Call) {
   // model's forward(x) does not make the model rank-dependent.)
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
-    // Grown or shrunk under a rank-dependent condition, its length differs
-    // between ranks after the join, like a variable assigned there
-    // (`if (p.grad().defined()) grads.push_back(p.grad());`).
-    if (MD && !MD->isConst() && !Entry && MD->getDeclName().isIdentifier() &&
-        changesLength(MD->getName())) {
-      bool Exact;
-      if (const ValueDecl *Target =
-              targetDecl(MCE->getImplicitObjectArgument(), Exact))
-        if (!State.lookup(Target) && controlOrigin(Target))
-          assign(Target, false, nullptr, Call, nullptr);
-    }
     if (MD && !MD->isConst() && !Entry && isContainerUpdate(MD)) {
       for (const Expr *Arg : Call->arguments())
-        if (const Origin *O = Eval.eval(Arg)) {
+        if (Dep O = Eval.eval(Arg); O.any()) {
           bool Exact;
           const ValueDecl *Target =
               targetDecl(MCE->getImplicitObjectArgument(), Exact);
           if (!Target)
             break;
           // Inserted on every rank alike, the value leaves the size uniform.
-          bool SizeUniform = !controlOrigin(Target) && !State.lookup(Target);
+          auto Before = State.find(Target);
+          bool SizeUniform = Before == State.end() || !Before->second.any();
           assign(Target, false, Arg, Call, O);
           if (SizeUniform)
-            if (const Origin *Now = State.lookup(Target))
+            if (const Origin *Now = State.lookup(Target).Why)
               const_cast<Origin *>(Now)->ElementsOnly = true;
           break;
         }
@@ -939,32 +1260,38 @@ void Transfer::call(const CallExpr *Call) {
     if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2) {
       bool Exact;
       const ValueDecl *Target = targetDecl(OCE->getArg(0), Exact);
-      const Origin *O = Eval.eval(OCE->getArg(1));
-      if (OCE->getOperator() != OO_Equal && !O)
-        O = Eval.eval(OCE->getArg(0));
+      Dep O = Eval.eval(OCE->getArg(1));
+      if (OCE->getOperator() != OO_Equal && !O.divergent())
+        O = join(O, Eval.eval(OCE->getArg(0)));
       assign(Target, Exact && OCE->getOperator() == OO_Equal, OCE->getArg(1),
              OCE, O);
     }
   }
-  passArguments(Call);
+  if (const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx))
+    callBody(Call, Def, parameterArgs(Call, Def));
 }
 
 /// A library function given a rank-dependent argument can write a
 /// rank-dependent value through its pointer arguments, as its result would
 /// be: `hwloc_cudart_get_device_cpuset(topo, device, set)` fills `set` for
 /// this rank's device. (Functions analysed here say what they write through
-/// their own out-parameters; catalogued calls have their roles.)
+/// their own out-parameters, in their summaries; catalogued calls have their
+/// roles.)
 void Transfer::writeThroughPointers(const CallExpr *Call,
                                     const CatalogueEntry *Entry) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (Entry || !Callee || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
       !Ctx.isLibraryDecl(Callee) || Ctx.isAnalysable(Callee))
     return;
-  const Origin *O = nullptr;
-  for (const Expr *Arg : Call->arguments())
-    if ((O = Eval.eval(Arg)))
+  // What the arguments depend on together (a buffer parameter passed in
+  // depends on its caller's buffer; the device number on the rank).
+  Dep O;
+  for (const Expr *Arg : Call->arguments()) {
+    O = join(O, Eval.eval(Arg));
+    if (O.divergent() && !O.Why->FromControl)
       break;
-  if (!O)
+  }
+  if (!O.any())
     return;
   for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
        ++I) {
@@ -975,17 +1302,18 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
       continue;
     bool Exact;
     const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
-    if (!Target || Eval.declDivergence(Target))
+    // Already rank-dependent: its own explanation stays.
+    if (!Target || Eval.declDivergence(Target).divergent())
       continue;
-    const Origin *Why = Ctx.origin(Call, Target, Call->getBeginLoc(), [&] {
-      return fmt::format("'{}' is written by '{}' from a rank-dependent "
-                         "argument here",
-                         declName(Target), Ctx.text(Call));
-    }, O, false, /*ExactRank=*/false, O->LocalData);
-    State[Target] = Why;
-    const auto *VD = dyn_cast<VarDecl>(Target);
-    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
-      Ctx.Facts.addDecl(Target, Why);
+    const Origin *Why = Ctx.origin(
+        Call, Target, Call->getBeginLoc(),
+        [&] {
+          return fmt::format("'{}' is written by '{}' from a rank-dependent "
+                             "argument here",
+                             declName(Target), Ctx.text(Call));
+        },
+        O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
+    store(Target, O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
   }
 }
 
@@ -993,8 +1321,8 @@ void Transfer::element(const CFGElement &Elem) {
   if (auto Init = Elem.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *I = Init->getInitializer();
     if (FieldDecl *Field = I->getAnyMember()) {
-      const Origin *O = Eval.eval(I->getInit());
-      if (O)
+      Dep O = Eval.eval(I->getInit());
+      if (O.any())
         assign(Field, true, I->getInit(), I->getInit(), O);
     }
     return;
@@ -1009,12 +1337,7 @@ void Transfer::element(const CFGElement &Elem) {
       if (!VD)
         continue;
       const Expr *Init = VD->getInit();
-      const Origin *O = Init ? Eval.eval(Init) : nullptr;
-      // A declaration in a rank-dependent region is not "assigned
-      // differently on two sides": it only exists on one of them.
-      InDeclaration = true;
-      assign(VD, true, Init, DS, O);
-      InDeclaration = false;
+      assign(VD, true, Init, DS, Init ? Eval.eval(Init) : Dep());
     }
     return;
   }
@@ -1023,23 +1346,33 @@ void Transfer::element(const CFGElement &Elem) {
       return;
     bool Exact;
     const ValueDecl *Target = targetDecl(BO->getLHS(), Exact);
-    const Origin *O = Eval.eval(BO->getRHS());
+    Dep O = Eval.eval(BO->getRHS());
+    // Any write ends a synchronised state.
+    if (Target) {
+      auto Old = State.find(Target);
+      if (Old != State.end() && isSynced(Old->second))
+        Old->second = Dep();
+    }
     // `i += world`: a uniform step keeps i's own explanation.
-    if (BO->isCompoundAssignmentOp() && !O && Eval.eval(BO->getLHS()))
-      return;
+    if (BO->isCompoundAssignmentOp() && !O.divergent()) {
+      Dep Own = Eval.eval(BO->getLHS());
+      if (Own.divergent() || (!O.any() && Own.any()))
+        return;
+      O = join(O, Own);
+    }
     assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
            O);
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp() && Controls) {
-      bool Exact;
-      const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact);
-      // `--pending` keeps pending's own explanation if it has one.
-      const Origin *Own = Target ? Eval.declDivergence(Target) : nullptr;
-      if (!Own || Own->FromControl)
-        assign(Target, false, nullptr, UO, nullptr);
-    }
+    // `++i` keeps i's divergence; it only ends a synchronised state.
+    bool Exact;
+    if (UO->isIncrementDecrementOp())
+      if (const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact)) {
+        auto It = State.find(Target);
+        if (It != State.end() && isSynced(It->second))
+          It->second = Dep();
+      }
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -1051,18 +1384,41 @@ void Transfer::element(const CFGElement &Elem) {
       catalogued(Recovery, Match->Entry, Match->Args);
     return;
   }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    if (const FunctionDecl *Def = withSummary(Construct->getConstructor(), Ctx))
+      callBody(Construct, Def, parameterArgs(Construct));
+    return;
+  }
+  // `TrainArgs args{rank, 32, path}`: each field is what it is given.
+  if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
+    if (isFieldwise(ILE))
+      forEachFieldInit(ILE, [&](const FieldDecl *Field, const Expr *Init) {
+        Dep O = Eval.eval(Init);
+        if (O.any())
+          assign(Field, false, Init, Init, O);
+      });
+    return;
+  }
   if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     const Expr *Value = RS->getRetValue();
     if (!Value || !FD)
       return;
-    const Origin *O = Eval.eval(Value);
-    if (!O && Controls)
-      O = Controls->front().Why;
-    if (O)
-      Ctx.Facts.addReturn(FD->getCanonicalDecl(), Ctx.origin(RS, key(KeyReturn), RS->getBeginLoc(), [&] {
-        return fmt::format("'{}' returns a rank-dependent value here",
-                           FD->getNameAsString());
-      }, O, false, O->ExactRank && isPlainValue(Value)));
+    Dep O = Eval.eval(Value);
+    // Ranks that return here and ranks that go on return different values.
+    if (!O.divergent() && Controls)
+      for (const ControllingBranch &Branch : *Controls)
+        O = join(O, Branch.Why);
+    if (!O.any())
+      return;
+    const Origin *Why = Ctx.origin(
+        RS, key(KeyReturn), RS->getBeginLoc(),
+        [&] {
+          return fmt::format("'{}' returns a rank-dependent value here",
+                             FD->getNameAsString());
+        },
+        O.Why, false, O.Why->ExactRank && isPlainValue(Value));
+    Rec.Return = join(Rec.Return,
+                      O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
@@ -1071,8 +1427,13 @@ void Transfer::element(const CFGElement &Elem) {
       if (!Capture.capturesVariable())
         continue;
       const ValueDecl *Var = Capture.getCapturedVar();
-      if (const Origin *O = Eval.declDivergence(Var))
-        Ctx.Facts.addDecl(Var, O);
+      Dep O = Eval.declDivergence(Var);
+      if (O.divergent()) {
+        Ctx.Facts.addDecl(Var, O.Why);
+      } else if (O.conditional()) {
+        Dep &Escaped = (*Rec.Escapes)[Var];
+        Escaped = join(Escaped, O);
+      }
     }
     return;
   }
@@ -1080,9 +1441,8 @@ void Transfer::element(const CFGElement &Elem) {
 
 } // namespace
 
-const Origin *RankUniformity::divergenceAt(const CFGBlock *B,
-                                           const Expr *E) const {
-  Evaluator Eval(Ctx, Out[B->getBlockID()]);
+Dep RankUniformity::divergenceAt(const CFGBlock *B, const Expr *E) const {
+  Evaluator Eval(Ctx, FD, Out[B->getBlockID()], Fallbacks);
   return Eval.eval(E);
 }
 
@@ -1104,6 +1464,7 @@ const Expr *RankUniformity::branchCondition(const CFGBlock *B) {
 RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
                                AnalysisContext &Ctx)
     : FD(FD), Ctx(Ctx) {
+  ExitId = Cfg.getExit().getBlockID();
   // Reverse post-order, iteratively.
   std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
   std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
@@ -1156,28 +1517,181 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
     collectAliases(Container, Child);
 }
 
-uint64_t RankUniformity::run(const ControlDivergence &Control) {
+/// Calls \p Fn with each variable or field that \p S, one element of a
+/// block, writes: an assignment, `++`/`--`, a container update, a
+/// communicator split, the out-parameters of a function with a body.
+static void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
+                            llvm::function_ref<void(const ValueDecl *)> Fn) {
+  bool Exact;
+  auto Emit = [&](const Expr *E) {
+    if (const ValueDecl *D = targetDecl(E, Exact))
+      Fn(D);
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      Emit(BO->getLHS());
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      Emit(UO->getSubExpr());
+    return;
+  }
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    OverloadedOperatorKind K = OCE->getOperator();
+    if ((OCE->isAssignmentOp() || K == OO_PlusPlus || K == OO_MinusMinus) &&
+        OCE->getNumArgs() > 0) {
+      Emit(OCE->getArg(0));
+      return;
+    }
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call || Ctx.Catalogue.classify(Call))
+    return;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    // Grown or shrunk under a rank-dependent condition, its length differs
+    // between ranks after the join, like a variable assigned there
+    // (`if (p.grad().defined()) grads.push_back(p.grad());`).
+    if (MD && !MD->isConst() &&
+        (isContainerUpdate(MD) || (MD->getDeclName().isIdentifier() &&
+                                   changesLength(MD->getName())))) {
+      Emit(MCE->getImplicitObjectArgument());
+      return;
+    }
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return;
+  if (Callee->getDeclName().isIdentifier() &&
+      (Callee->getName() == "MPI_Comm_split" ||
+       Callee->getName() == "ncclCommSplit") &&
+      Call->getNumArgs() > 3) {
+    Emit(Call->getArg(3));
+    return;
+  }
+  if (const FunctionDecl *Def = withSummary(Callee, Ctx))
+    if (const DepSummary *Summary = Ctx.Facts.summary(Def)) {
+      auto Args = parameterArgs(Call, Def);
+      for (const auto &[Index, Written] : Summary->Writes)
+        if (Index < Args.size())
+          Emit(Args[Index]);
+    }
+}
+
+void RankUniformity::collectAssigned(const ControlDivergence &Control) {
+  Assigned.clear();
+  // The region of each branch, in reverse post-order.
+  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> Regions;
+  for (const CFGBlock *B : RPO) {
+    auto It = Control.find(B);
+    if (It != Control.end())
+      for (const ControllingBranch &Branch : It->second)
+        Regions[Branch.Branch].push_back(B);
+  }
+  for (auto &[Branch, Blocks] : Regions) {
+    auto InRegion = [&, Branch = Branch](const CFGBlock *X) {
+      auto It = Control.find(X);
+      return It != Control.end() &&
+             llvm::any_of(It->second, [&](const ControllingBranch &C) {
+               return C.Branch == Branch;
+             });
+    };
+    llvm::DenseSet<const ValueDecl *> Seen;
+    std::vector<Assignment> &List = Assigned[Branch];
+    for (const CFGBlock *X : Blocks)
+      for (const CFGElement &Elem : *X) {
+        auto S = Elem.getAs<CFGStmt>();
+        if (!S)
+          continue;
+        forEachAssigned(S->getStmt(), Ctx, [&](const ValueDecl *Target) {
+          if (!Seen.insert(Target).second)
+            return;
+          // A variable declared inside the region only exists on one side.
+          if (const auto *VD = dyn_cast<VarDecl>(Target)) {
+            auto Decl = DeclBlocks.find(VD);
+            if (Decl != DeclBlocks.end() && InRegion(Decl->second))
+              return;
+          }
+          List.push_back({Target, S->getStmt()});
+        });
+      }
+  }
+}
+
+void RankUniformity::applyJoins(DivergenceState &State,
+                                llvm::ArrayRef<ControllingBranch> Branches) {
+  Evaluator Eval(Ctx, FD, State, Fallbacks);
+  for (const ControllingBranch &Branch : Branches) {
+    auto It = Assigned.find(Branch.Branch);
+    if (It == Assigned.end())
+      continue;
+    for (const Assignment &A : It->second) {
+      // Synchronised on every way into the join after its last assignment
+      // (both sides broadcast it): the same on every rank.
+      auto Now = State.find(A.Target);
+      if (Now != State.end() && isSynced(Now->second))
+        continue;
+      Dep Current = Eval.declDivergence(A.Target);
+      if (Current.divergent())
+        continue;
+      const Origin *Why = Ctx.origin(
+          Branch.Branch, A.Target, A.Anchor->getBeginLoc(),
+          [&] {
+            return fmt::format("'{}' is assigned under a rank-dependent "
+                               "condition here",
+                               declName(A.Target));
+          },
+          Branch.Why.Why, /*FromControl=*/true);
+      Dep Value = Branch.Why.divergent()
+                      ? Dep(Why)
+                      : Dep(Why, Branch.Why.Params, Branch.Why.EnvKeys);
+      Value = join(Current, Value);
+      State[A.Target] = Value;
+      const auto *VD = dyn_cast<VarDecl>(A.Target);
+      if (VD && VD->hasLocalStorage())
+        continue;
+      if (Value.divergent())
+        Ctx.Facts.addDecl(A.Target, Value.Why);
+      else
+        JoinEscapes.push_back({A.Target, Value});
+    }
+  }
+}
+
+uint64_t RankUniformity::run(const ControlDivergence &Control,
+                             const JoinPoints &Joins) {
   constexpr unsigned MaxPasses = 24;
   uint64_t Transfers = 0;
+  Fallbacks.clear();
+  Calls.clear();
+  Escapes.clear();
+  JoinEscapes.clear();
+  collectAssigned(Control);
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
+  Recording Rec{Dep(), &Calls, &Escapes};
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
     Transfers += RPO.size();
     for (const CFGBlock *B : RPO) {
       DivergenceState State;
       bool First = true;
+      Evaluator JoinEval(Ctx, FD, State, Fallbacks);
       for (const CFGBlock *Pred : B->preds()) {
         if (!Pred || !Visited[Pred->getBlockID()])
           continue;
-        joinInto(State, Out[Pred->getBlockID()], First);
+        joinInto(State, Out[Pred->getBlockID()], First, JoinEval);
         First = false;
       }
       auto Controlled = Control.find(B);
+      auto Joined = Joins.find(B);
+      if (Joined != Joins.end())
+        applyJoins(State, Joined->second);
       Transfer T(Ctx, FD, State,
                  Controlled == Control.end() ? nullptr : &Controlled->second,
-                 Control, DeclBlocks, Aliases);
+                 Aliases, Fallbacks, Rec);
       for (const CFGElement &Elem : *B)
         T.element(Elem);
       unsigned Id = B->getBlockID();
@@ -1190,14 +1704,33 @@ uint64_t RankUniformity::run(const ControlDivergence &Control) {
     if (!Changed)
       break;
   }
+  for (const Escape &E : JoinEscapes) {
+    Dep &Escaped = Escapes[E.Target];
+    Escaped = join(Escaped, E.Value);
+  }
   Branches.clear();
   for (const CFGBlock *B : RPO) {
     const Expr *Cond = branchCondition(B);
     if (!Cond || B->succ_size() < 2)
       continue;
-    Evaluator Eval(Ctx, Out[B->getBlockID()]);
-    if (const Origin *O = Eval.eval(Cond))
+    Evaluator Eval(Ctx, FD, Out[B->getBlockID()], Fallbacks);
+    if (Dep O = Eval.eval(Cond); O.any())
       Branches[B] = O;
+  }
+  // The summary: the result, and what the parameters the caller can see
+  // through hold when the function returns.
+  Summary = DepSummary();
+  Summary.Return = Rec.Return;
+  if (FD && Visited[ExitId]) {
+    const DivergenceState &AtExit = Out[ExitId];
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *Param = FD->getParamDecl(I);
+      if (!isOutParameter(Param))
+        continue;
+      auto It = AtExit.find(Param);
+      if (It != AtExit.end())
+        Summary.Writes.push_back({I, It->second});
+    }
   }
   return Transfers;
 }
@@ -1213,6 +1746,5 @@ bool isWorldSizeName(llvm::StringRef Name) {
          L == "numprocs" || L == "num_replicas" || L == "num_processes" ||
          L == "nproc" || L == "npes" || L == "comm_size";
 }
-
 
 } // namespace ddp

@@ -14,7 +14,9 @@
 #define DDP_CORE_RANKUNIFORMITY_H
 
 #include "core/AnalysisContext.h"
+#include "core/Dependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <vector>
 
@@ -31,15 +33,16 @@ class Stmt;
 namespace ddp {
 
 /// Rank dependence of the variables at one program point. A declaration
-/// mapped to null is known to be uniform there; one that is absent falls back
-/// to what the translation unit knows of it.
-using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, const Origin *>;
+/// mapped to an empty Dep is known to be uniform there; one that is absent
+/// falls back to what the translation unit knows of it (and a parameter to
+/// its placeholder).
+using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, Dep>;
 
-/// A rank-dependent branch that controls a block: the block is in the region
-/// between the branch and its join.
+/// A rank-dependent (or conditionally rank-dependent) branch that controls a
+/// block: the block is in the region between the branch and its join.
 struct ControllingBranch {
   const clang::CFGBlock *Branch;
-  const Origin *Why;
+  Dep Why;
   bool operator==(const ControllingBranch &O) const {
     return Branch == O.Branch && Why == O.Why;
   }
@@ -50,28 +53,58 @@ using ControlDivergence =
     llvm::DenseMap<const clang::CFGBlock *,
                    llvm::SmallVector<ControllingBranch, 2>>;
 
+/// For each join (the immediate post-dominator of a rank-dependent branch),
+/// the branches whose sides meet there.
+using JoinPoints =
+    llvm::DenseMap<const clang::CFGBlock *,
+                   llvm::SmallVector<ControllingBranch, 1>>;
+
 class RankUniformity {
 public:
   RankUniformity(const clang::FunctionDecl *FD, clang::CFG &Cfg,
                  AnalysisContext &Ctx);
 
   /// Runs the data flow to a fixed point. Blocks in \p Control are under a
-  /// rank-dependent branch: what they assign is divergent after the join.
+  /// rank-dependent branch: what they assign is divergent from the branch's
+  /// join on (\p Joins), unless a collective made it the same on every rank
+  /// on every way into the join. Inside the region the ranks present all
+  /// took the same side, so the values there keep their own divergence.
   /// Returns the number of block transfers it took.
-  uint64_t run(const ControlDivergence &Control);
+  uint64_t run(const ControlDivergence &Control, const JoinPoints &Joins);
 
-  /// Why the branch that ends \p B depends on the rank, or null.
-  const Origin *branchDivergence(const clang::CFGBlock *B) const {
+  /// How the branch that ends \p B depends on the rank (empty if not).
+  Dep branchDivergence(const clang::CFGBlock *B) const {
     return Branches.lookup(B);
   }
-  const llvm::DenseMap<const clang::CFGBlock *, const Origin *> &
+  /// The branches that depend on the rank, or on the function's inputs.
+  const llvm::DenseMap<const clang::CFGBlock *, Dep> &
   divergentBranches() const {
     return Branches;
   }
 
-  /// Why \p E, evaluated at the end of \p B, depends on the rank, or null.
-  const Origin *divergenceAt(const clang::CFGBlock *B,
-                             const clang::Expr *E) const;
+  /// How \p E, evaluated at the end of \p B, depends on the rank.
+  Dep divergenceAt(const clang::CFGBlock *B, const clang::Expr *E) const;
+
+  /// After run(): how the function's result and what it writes through its
+  /// parameters depend on its inputs.
+  const DepSummary &summary() const { return Summary; }
+  /// After run(): the calls of functions with bodies, with the dependence
+  /// of each argument.
+  const llvm::MapVector<const clang::Expr *, CallRecord> &calls() const {
+    return Calls;
+  }
+  /// After run(): fields, globals and captured variables written with
+  /// values that depend on the inputs.
+  const llvm::MapVector<const clang::ValueDecl *, Dep> &escapes() const {
+    return Escapes;
+  }
+
+  /// What the transfer functions record while they run.
+  struct Recording {
+    Dep Return;
+    llvm::MapVector<const clang::Expr *, CallRecord> *Calls;
+    llvm::MapVector<const clang::ValueDecl *, Dep> *Escapes;
+  };
 
   /// The expression the branch that ends \p B tests, or null.
   static const clang::Expr *branchCondition(const clang::CFGBlock *B);
@@ -81,9 +114,22 @@ public:
 
 private:
   void collectAliases(const clang::VarDecl *Container, const clang::Stmt *S);
+  /// What the blocks under each rank-dependent branch assign, with the first
+  /// statement that does, leaving out variables declared there (they do not
+  /// outlive the branch).
+  void collectAssigned(const ControlDivergence &Control);
+
+  struct Assignment {
+    const clang::ValueDecl *Target;
+    const clang::Stmt *Anchor;
+  };
+  /// At a join: what the regions of \p Branches assigned is divergent.
+  void applyJoins(DivergenceState &State,
+                  llvm::ArrayRef<ControllingBranch> Branches);
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
+  unsigned ExitId = 0;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
@@ -94,7 +140,16 @@ private:
       Aliases;
   /// The block that declares each local variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
-  llvm::DenseMap<const clang::CFGBlock *, const Origin *> Branches;
+  llvm::DenseMap<const clang::CFGBlock *, Dep> Branches;
+  DepSummary Summary;
+  llvm::MapVector<const clang::Expr *, CallRecord> Calls;
+  llvm::MapVector<const clang::ValueDecl *, Dep> Escapes;
+  std::vector<Escape> JoinEscapes;
+  /// What each declaration falls back to when a state does not hold it,
+  /// for this run.
+  mutable llvm::DenseMap<const clang::ValueDecl *, Dep> Fallbacks;
+  /// Per rank-dependent branch, what its region assigns.
+  llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };
 
 } // namespace ddp

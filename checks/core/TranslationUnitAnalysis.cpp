@@ -9,6 +9,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -224,17 +225,133 @@ TranslationUnitAnalysis::summaryOf(const FunctionDecl *Callee) {
   return FA->summary();
 }
 
+std::vector<const FunctionDecl *> TranslationUnitAnalysis::bottomUp() {
+  std::vector<const FunctionDecl *> Order;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  // Depth first over the calls, iteratively; a function goes after the
+  // functions it calls (recursion: in some order, fixed by later rounds).
+  for (const FunctionDecl *Root : Roots) {
+    FunctionAnalysis *RootFA = get(Root);
+    if (!RootFA || !Seen.insert(RootFA->decl()).second)
+      continue;
+    std::vector<
+        std::pair<const FunctionDecl *, std::vector<const FunctionDecl *>>>
+        Stack;
+    Stack.push_back({RootFA->decl(), RootFA->callees()});
+    while (!Stack.empty()) {
+      auto &[FD, Pending] = Stack.back();
+      if (Pending.empty()) {
+        Order.push_back(FD);
+        Stack.pop_back();
+        continue;
+      }
+      const FunctionDecl *Callee = Pending.back();
+      Pending.pop_back();
+      FunctionAnalysis *FA = get(Callee);
+      if (FA && FA->isValid() && Seen.insert(FA->decl()).second)
+        Stack.push_back({FA->decl(), FA->callees()});
+    }
+  }
+  return Order;
+}
+
+void TranslationUnitAnalysis::resolveInputs() {
+  // Which parameters some call passes a rank-dependent argument (or a rank
+  // variable's name), directly or through its caller's own parameters: a
+  // worklist over the callers whose inputs became known.
+  std::vector<const FunctionDecl *> Work;
+  llvm::DenseSet<const FunctionDecl *> Queued;
+  // In discovery order, so that the explanations do not depend on where
+  // the allocator put the declarations.
+  for (auto It = Roots.rbegin(); It != Roots.rend(); ++It)
+    if (FunctionAnalysis *FA = get(*It))
+      if (FA->isValid() && Queued.insert(FA->decl()).second)
+        Work.push_back(FA->decl());
+  while (!Work.empty()) {
+    const FunctionDecl *Caller = Work.back();
+    Work.pop_back();
+    Queued.erase(Caller);
+    FunctionAnalysis *FA = get(Caller);
+    if (!FA || !FA->isValid())
+      continue;
+    for (const auto &Entry : FA->calls()) {
+      const CallRecord &R = Entry.second;
+      bool Learned = false;
+      for (unsigned I = 0; I < R.Args.size(); ++I) {
+        const ParmVarDecl *Param = R.Callee->getParamDecl(I);
+        const Expr *Arg = R.ArgExprs[I];
+        if (!Ctx.Facts.actual(Param, false))
+          if (const Origin *Why = Ctx.resolve(R.Args[I]))
+            Learned |= Ctx.Facts.setActual(
+                Param, false,
+                Ctx.origin(
+                    R.Call, Param, Arg->getBeginLoc(),
+                    [&] {
+                      return "'" + Param->getNameAsString() +
+                             "' receives a rank-dependent argument here";
+                    },
+                    Why));
+        if (Ctx.Facts.actual(Param, true))
+          continue;
+        const ArgKey &Key = R.Keys[I];
+        if (Key.K == ArgKey::RankVariable) {
+          Learned |=
+              Ctx.Facts.setActual(Param, true,
+                                  Ctx.origin(
+                                      Arg, Param, Arg->getBeginLoc(),
+                                      [&] {
+                                        return "'" + Param->getNameAsString() +
+                                               "' is given '" + Ctx.text(Arg) +
+                                               "', the name of a variable that "
+                                               "holds the rank, here";
+                                      },
+                                      nullptr, false, /*ExactRank=*/true));
+        } else if (Key.K == ArgKey::Input &&
+                   Key.Index < Caller->getNumParams()) {
+          const ParmVarDecl *Own = Caller->getParamDecl(Key.Index);
+          if (const Origin *Named = Ctx.Facts.actual(Own, true))
+            Learned |= Ctx.Facts.setActual(
+                Param, true,
+                Ctx.origin(
+                    Arg, Param, Arg->getBeginLoc(),
+                    [&] {
+                      return "'" + Param->getNameAsString() +
+                             "' is given the name in '" +
+                             Own->getNameAsString() + "' here";
+                    },
+                    Named));
+        }
+      }
+      if (Learned && Queued.insert(R.Callee).second)
+        Work.push_back(R.Callee);
+    }
+  }
+  // Fields, globals and captured variables written with a value that
+  // depends on an input some call passes the rank: rank-dependent.
+  for (const FunctionDecl *FD : Roots) {
+    FunctionAnalysis *FA = get(FD);
+    if (!FA || !FA->isValid())
+      continue;
+    for (const auto &[Target, Value] : FA->escapes())
+      if (const Origin *Why = Ctx.resolve(Value))
+        Ctx.Facts.addDecl(Target, Why);
+  }
+}
+
 void TranslationUnitAnalysis::run() {
   discover();
   for (const FunctionDecl *FD : Roots)
     get(FD);
 
-  // Phase 1: rank uniformity, until the TU-wide facts settle.
-  for (unsigned Round = 0; Round < 6; ++Round) {
+  // Phase 1: rank uniformity, callees before their callers, until the
+  // TU-wide facts (summaries, fields, parameters given the rank) settle.
+  std::vector<const FunctionDecl *> Order = bottomUp();
+  for (unsigned Round = 0; Round < 8; ++Round) {
     unsigned Before = Ctx.Facts.generation();
-    for (const FunctionDecl *FD : Roots)
+    for (const FunctionDecl *FD : Order)
       if (FunctionAnalysis *FA = get(FD))
         FA->computeUniformity();
+    resolveInputs();
     if (Ctx.Facts.generation() == Before)
       break;
   }

@@ -82,6 +82,11 @@ public:
 private:
   void discover();
   FunctionAnalysis *get(const clang::FunctionDecl *FD);
+  /// The analysed functions, each after the functions it calls.
+  std::vector<const clang::FunctionDecl *> bottomUp();
+  /// The parameters that calls pass rank-dependent arguments, and the
+  /// fields and globals that become rank-dependent through them.
+  void resolveInputs();
 
   AnalysisContext Ctx;
   std::vector<const clang::FunctionDecl *> Roots;

@@ -63,8 +63,8 @@ void skipWhenResumed(PG pg, Tensors &weights) {
 // CHECK-NOTES: :[[@LINE-5]]:7: note: this condition depends on data local to each rank
 // CHECK-NOTES: :[[@LINE-10]]:3: note: 'countCheckpoints' returns a rank-dependent value here
 // CHECK-NOTES: :[[@LINE-14]]:7: note: 'found' is assigned under a rank-dependent condition here
-// CHECK-NOTES: :[[@LINE-17]]:16: note: 'd' is set from 'opendir(dir)' here
-// CHECK-NOTES: :[[@LINE-18]]:16: note: 'opendir(dir)' lists a directory of this rank's file system
+// CHECK-NOTES: :[[@LINE-16]]:12: note: 'readdir(d)' lists a directory of this rank's file system
+// (Through the loop's test, the first branch whose join 'found' meets.)
 // CHECK-NOTES: :[[@LINE-9]]:5: note: ranks where 'countCheckpoints("/checkpoints") > 0' leave here (return) and never reach 'broadcast'
 
 // glob() writes what it found into its last argument.

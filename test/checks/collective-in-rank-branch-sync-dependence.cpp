@@ -1,0 +1,154 @@
+// RUN: %check_ddp_tidy %s ddp-collective-in-rank-branch %t -- -- %mock_flags
+
+// Sync dependence at the join. A value assigned under a rank-dependent branch
+// differs between ranks only where the sides meet again (the branch's
+// immediate post-dominator): inside the branch, the ranks present all took
+// the same side. And a value that both sides synchronise after their last
+// assignment (each broadcasts it) is the same on every rank after the join.
+// Each false positive below has its true-positive twin.
+
+#include <cstdlib>
+#include <mpi.h>
+
+void compute(float *buf, int n);
+
+// A loop counter declared at the top of the function (C style), counting to
+// the same bound on both sides of the rank test: its loops run the same
+// number of times on every rank, and both sides broadcast as often.
+void bothSidesLoopSameBound(float *buf, int n, int iters) {
+  int rank, i;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    for (i = 0; i < iters; i++) {
+      compute(buf, n);
+      MPI_Bcast(buf, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    }
+  } else {
+    for (i = 0; i < iters; i++)
+      MPI_Bcast(buf, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+  }
+}
+
+// Twin: the root's loop runs once more: the number of broadcasts differs.
+void bothSidesLoopRootBound(float *buf, int n, int iters) {
+  int rank, i;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    for (i = 0; i < iters + rank; i++) {
+      compute(buf, n);
+      MPI_Bcast(buf, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    }
+  } else {
+    for (i = 0; i < iters; i++)
+      MPI_Bcast(buf, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-7]]:7: warning: 'MPI_Bcast' is called a rank-dependent number of times: the loop condition 'i < iters + rank' depends on the rank [ddp-collective-in-rank-branch]
+
+// The counter of a loop inside the rank branch is used after the join: it
+// is rank-dependent there (the sides need not agree on it).
+void counterAfterJoin(float *buf, int n, int iters) {
+  int rank, i = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    for (i = 0; i < iters; i++)
+      compute(buf, n);
+  if (i > 0)
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'i > 0' [ddp-collective-in-rank-branch]
+
+// Rank 0 parses the size and broadcasts it; the others receive it in the
+// same broadcast. After the join every rank holds rank 0's value: the field
+// it went into is not rank-dependent, here or anywhere else.
+struct Settings {
+  int n;
+  int iters;
+};
+
+void broadcastInBothArms(char **argv, Settings *s) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    s->n = std::atoi(argv[1]);
+    MPI_Bcast(&s->n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(&s->n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+}
+
+void useBroadcastSetting(const Settings *s, float *buf) {
+  if (s->n > 4)
+    MPI_Allreduce(buf, buf, s->n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// Twin: rank 0 changes the value after broadcasting it.
+void changedAfterBroadcast(char **argv, Settings *s) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    s->iters = std::atoi(argv[2]);
+    MPI_Bcast(&s->iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    s->iters += 1;
+  } else {
+    MPI_Bcast(&s->iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+}
+
+void useChangedSetting(const Settings *s, float *buf, int n) {
+  if (s->iters > 4)
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 's->iters > 4' [ddp-collective-in-rank-branch]
+
+// The same with a local variable.
+void broadcastLocalInBothArms(char **argv, float *buf) {
+  int rank, n;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    n = std::atoi(argv[1]);
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (n > 4)
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// Twin: only rank 0 assigns and nobody broadcasts.
+void assignedOnRootOnly(char **argv, float *buf) {
+  int rank, n = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    n = std::atoi(argv[1]);
+  if (n > 4)
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'n > 4' [ddp-collective-in-rank-branch]
+
+// An inner loop with a uniform bound, in an outer loop that rank 0 may leave
+// early: inside the outer loop every rank present runs the inner loop the
+// same number of times; what rank 0 skips are the outer loop's next
+// iterations, reported once, at the outer loop.
+void innerLoopOfEarlyExitLoop(float *buf, int n, int iters, int stop) {
+  int rank, it, j;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (it = 0; it < iters; it++) {
+    for (j = 0; j < n; j++)
+      compute(buf, j);
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && it == stop)
+      break;
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-5]]:5: warning: 'MPI_Allreduce' is called a rank-dependent number of times: the loop condition 'it < iters' depends on the rank [ddp-collective-in-rank-branch]
+
+// The same outer loop without the early exit: nothing to report.
+void innerLoopOfUniformLoop(float *buf, int n, int iters) {
+  int it, j;
+  for (it = 0; it < iters; it++) {
+    for (j = 0; j < n; j++)
+      compute(buf, j);
+    MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
