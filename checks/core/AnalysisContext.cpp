@@ -230,14 +230,34 @@ bool AnalysisContext::isGroupType(QualType T) {
   return Result;
 }
 
+/// A namespace of a system header whose closing brace Clang never read: it
+/// stopped reading the header at a fatal error (the error limit), and
+/// parsed what follows the include, the user's code, inside the namespace
+/// (Clang 19 does so where Clang 22 does not).
+static bool cutOffHeaderNamespace(const NamespaceDecl *NS,
+                                  const SourceManager &SM) {
+  return NS->getLocation().isValid() && NS->getRBraceLoc().isInvalid() &&
+         SM.isInSystemHeader(NS->getLocation());
+}
+
 bool AnalysisContext::isLibraryDecl(const Decl *D) const {
-  if (AST.getSourceManager().isInSystemHeader(D->getLocation()))
+  const SourceManager &SM = AST.getSourceManager();
+  // A cut-off namespace is walked: what it holds from system headers is
+  // still the library's (by its location), what it holds from the user's
+  // files is the user's.
+  if (const auto *NS = dyn_cast<NamespaceDecl>(D);
+      NS && cutOffHeaderNamespace(NS, SM))
+    return false;
+  if (SM.isInSystemHeader(D->getLocation()))
     return true;
   const DeclContext *DC = D->getDeclContext();
   const NamespaceDecl *Outermost = nullptr;
   for (; DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (cutOffHeaderNamespace(NS, SM))
+        return false;
       Outermost = NS;
+    }
   if (const auto *NS = dyn_cast<NamespaceDecl>(D))
     if (!Outermost)
       Outermost = NS;

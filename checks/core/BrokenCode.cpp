@@ -188,7 +188,8 @@ public:
 private:
   Distrust visit(const Stmt *S, bool Discarded) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls()) {
+      for (auto It = DS->decl_begin(), End = DS->decl_end(); It != End; ++It) {
+        const Decl *D = *It;
         // A variable whose type did not resolve is a value of unknown type;
         // a structured binding that did not resolve has bindings without
         // types, and a local class that did not compile hides its members.
@@ -204,6 +205,17 @@ private:
           if (!VD->getType()->isReferenceType() &&
               undefinedClass(VD->getType(), AST))
             return Distrust::InvalidDeclaration;
+          // An initializer the parser dropped: the text after the variable
+          // up to the next declarator (its name) or the end of the
+          // statement. Clang 22 drops `int x =
+          // c10d::ops::name(pg);` whose name the namespace lacks, where
+          // Clang 19 keeps a call of an empty RecoveryExpr (below).
+          if (TUHasErrors && !VD->getInit() &&
+              codeBetween(VD->getEndLoc(),
+                          std::next(It) != End ? (*std::next(It))->getLocation()
+                                               : DS->getEndLoc(),
+                          /*Initializer=*/true))
+            return Distrust::DroppedStatement;
         }
       }
       return Distrust::None;
@@ -227,6 +239,15 @@ private:
     // compile and the other branch did.
     if (const auto *Null = dyn_cast<NullStmt>(S))
       if (!Discarded && !isSemicolon(Null->getSemiLoc()))
+        return Distrust::DroppedStatement;
+    // A name Clang could not look up and kept nothing of: Clang 19 keeps
+    // `c10d::ops::name(pg, t);` whose name the namespace lacks as a call of
+    // an empty RecoveryExpr, where later releases drop the statement. What
+    // the name stands for is as hidden as a dropped statement's, and
+    // matters on the same terms.
+    if (const auto *Recovery = dyn_cast<RecoveryExpr>(S))
+      if (Recovery->subExpressions().empty() &&
+          codeWithin(Recovery->getSourceRange()))
         return Distrust::DroppedStatement;
     return Distrust::None;
   }
@@ -256,7 +277,8 @@ private:
   /// True if there is code that matters after the token at \p After and
   /// before \p Before, in the same file. Anything this cannot tell (macros
   /// on both ends, a missing location) counts as no code.
-  bool codeBetween(SourceLocation After, SourceLocation Before) const {
+  bool codeBetween(SourceLocation After, SourceLocation Before,
+                   bool Initializer = false) const {
     if (After.isInvalid() || Before.isInvalid())
       return false;
     if (After.isMacroID())
@@ -275,6 +297,28 @@ private:
     if (Invalid || OffsetB > Buffer.size())
       return false;
     std::string Code = codeIn(Buffer.slice(OffsetA, OffsetB));
+    // What a declarator's initializer assigns is the variable's own value,
+    // not an assignment the analysis would miss.
+    llvm::StringRef Rest = Code;
+    if (Initializer)
+      Rest = Rest.ltrim().ltrim('=').rtrim(", ");
+    return !Rest.trim().empty() && changesAnalysis(Rest, Significant);
+  }
+
+  /// True if the source of \p R, in one file, holds code that matters.
+  bool codeWithin(SourceRange R) const {
+    if (R.isInvalid())
+      return false;
+    SourceLocation Begin = SM.getExpansionRange(R.getBegin()).getBegin();
+    SourceLocation End = SM.getExpansionRange(R.getEnd()).getEnd();
+    if (SM.getFileID(Begin) != SM.getFileID(End))
+      return false;
+    bool Invalid = false;
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(Begin, End), SM, LangOpts, &Invalid);
+    if (Invalid)
+      return false;
+    std::string Code = codeIn(Text);
     return !Code.empty() && changesAnalysis(Code, Significant);
   }
 

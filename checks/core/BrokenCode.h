@@ -44,9 +44,10 @@ enum class Distrust : unsigned char {
   /// A declaration in the body is invalid in a way that hides values or
   /// scopes: a structured binding, a local class or a lambda's class.
   InvalidDeclaration,
-  /// A statement that did not compile was left out of the body, and it
-  /// mattered: the CFG would miss its control flow (an `if` whose branch did
-  /// not parse is dropped whole), an assignment or a collective.
+  /// A statement that did not compile was left out of the body (or an
+  /// initializer, or all of a name but its text), and it mattered: the CFG
+  /// would miss its control flow (an `if` whose branch did not parse is
+  /// dropped whole), an assignment or a collective.
   DroppedStatement,
 };
 

@@ -393,6 +393,34 @@ private:
   bool SendsFirstSomewhere = false;
 };
 
+/// Whether \p A and \p B read the same variable or member (parentheses and
+/// implicit casts aside). Not Expr::isSameComparisonOperand: Clang 19 takes
+/// two DeclRefExprs for the same operand only as prvalues, and the operands
+/// here are the lvalues under their implicit casts.
+bool sameOperand(const Expr *A, const Expr *B, unsigned Depth = 0) {
+  if (!A || !B || Depth > 8)
+    return false;
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (A->getStmtClass() != B->getStmtClass())
+    return false;
+  if (isa<CXXThisExpr>(A))
+    return true;
+  if (const auto *RefA = dyn_cast<DeclRefExpr>(A))
+    return declaresSameEntity(RefA->getDecl(), cast<DeclRefExpr>(B)->getDecl());
+  if (const auto *MemberA = dyn_cast<MemberExpr>(A)) {
+    const auto *MemberB = cast<MemberExpr>(B);
+    if (!declaresSameEntity(MemberA->getMemberDecl(), MemberB->getMemberDecl()))
+      return false;
+    if (const auto *Var = dyn_cast<VarDecl>(MemberA->getMemberDecl());
+        Var && Var->isStaticDataMember())
+      return true;
+    return MemberA->isArrow() == MemberB->isArrow() &&
+           sameOperand(MemberA->getBase(), MemberB->getBase(), Depth + 1);
+  }
+  return false;
+}
+
 /// Where one arm of a role branch first blocks, and the send after it.
 struct ArmWait {
   std::optional<Event> Wait;
@@ -481,7 +509,7 @@ private:
       return std::nullopt;
     // (The comparison is of expressions without their implicit casts.)
     E = E->IgnoreParenCasts();
-    if (Expr::isSameComparisonOperand(E, Rank))
+    if (sameOperand(E, Rank))
       return RankValue;
     if (auto K = constant(E))
       return K;
@@ -578,7 +606,7 @@ private:
     for (const IfStmt *If = First; If;) {
       auto Test =
           If->getConditionVariable() ? std::nullopt : roleTest(If->getCond());
-      if (!Test || (Rank && !Expr::isSameComparisonOperand(Rank, Test->first)))
+      if (!Test || (Rank && !sameOperand(Rank, Test->first)))
         break; // Not one of the roles: what the else holds is not known.
       InChain.insert(If);
       Rank = Test->first;

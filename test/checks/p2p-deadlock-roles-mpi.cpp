@@ -80,6 +80,41 @@ void postedThenWaited(float *in, float *out, int n, int steps) {
   }
 }
 
+// The rank kept in a member, read as `rank` in one arm and `this->rank` in
+// the other: one role branch.
+struct Peer {
+  int rank;
+  int stage = 0;
+  Peer() { MPI_Comm_rank(MPI_COMM_WORLD, &rank); }
+
+  void exchange(float *in, float *out, int n) {
+    if (rank == 0) {
+      MPI_Recv(in, n, MPI_FLOAT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: rank 0 waits in 'MPI_Recv' to receive from rank 1, and rank 1 waits in 'MPI_Recv' to receive from rank 0
+      MPI_Send(out, n, MPI_FLOAT, 1, 0, MPI_COMM_WORLD);
+      // CHECK-NOTES: :[[@LINE-1]]:7: note: rank 0 reaches its 'MPI_Send' only after that wait is over
+    } else if (this->rank == 1) {
+      MPI_Recv(in, n, MPI_FLOAT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      // CHECK-NOTES: :[[@LINE-1]]:7: note: rank 1 waits here for rank 0
+      MPI_Send(out, n, MPI_FLOAT, 0, 0, MPI_COMM_WORLD);
+      // CHECK-NOTES: :[[@LINE-1]]:7: note: rank 1 reaches its 'MPI_Send' only after that wait is over
+    }
+    // CHECK-NOTES: :[[@LINE-10]]:7: note: let one of the two ranks send first
+  }
+
+  // Not a case: the second arm tests another member, so what it runs is not
+  // rank 1's role.
+  void byStage(float *in, float *out, int n) {
+    if (rank == 0) {
+      MPI_Recv(in, n, MPI_FLOAT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(out, n, MPI_FLOAT, 1, 0, MPI_COMM_WORLD);
+    } else if (stage == 1) {
+      MPI_Recv(in, n, MPI_FLOAT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(out, n, MPI_FLOAT, 0, 0, MPI_COMM_WORLD);
+    }
+  }
+};
+
 // Not a case: rank 0 sends first.
 void sendFirstOnOneSide(float *in, float *out, int n) {
   int rank = worldRank();
