@@ -1,6 +1,7 @@
 //===--- UniformDecisions.cpp - Choices every rank makes alike ------------===//
 
 #include "core/UniformDecisions.h"
+#include "core/BrokenCode.h"
 #include "core/AnalysisContext.h"
 #include "core/RankUniformity.h"
 #include "clang/AST/ASTContext.h"
@@ -47,9 +48,8 @@ const Expr *objectOfCall(const Expr *E, llvm::StringRef Name) {
 }
 
 bool isZero(const Expr *E, ASTContext &AST) {
-  Expr::EvalResult R;
-  return E && !E->isValueDependent() && E->EvaluateAsInt(R, AST) &&
-         R.Val.getInt() == 0;
+  std::optional<llvm::APSInt> Value = evaluateInt(E, AST);
+  return Value && *Value == 0;
 }
 
 /// The container whose emptiness \p E tests (`v.empty()`, `v.size() == 0`,
