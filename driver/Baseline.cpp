@@ -1,6 +1,7 @@
 //===--- Baseline.cpp - Findings a team has accepted for now --------------===//
 
 #include "Baseline.h"
+#include "InputNesting.h"
 #include "Reporters.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,7 +28,7 @@ llvm::Expected<Baseline> Baseline::parse(llvm::StringRef Text,
                                    "baseline '%s': %s", Path.str().c_str(),
                                    Why.c_str());
   };
-  auto Value = json::parse(Text);
+  auto Value = parseBoundedJSON(Text);
   if (!Value)
     return Fail("not valid JSON: " + llvm::toString(Value.takeError()));
   const json::Object *Top = Value->getAsObject();

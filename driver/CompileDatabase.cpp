@@ -1,6 +1,7 @@
 //===--- CompileDatabase.cpp - Reading compile_commands.json --------------===//
 
 #include "CompileDatabase.h"
+#include "InputNesting.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -9,6 +10,12 @@ namespace ddp::driver {
 
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
 compileDatabaseFromText(llvm::StringRef Text, llvm::StringRef Name) {
+  // Clang reads the database with its YAML parser, which recurses without
+  // bound; every compile database is JSON, so JSON (bounded) is checked first.
+  if (llvm::Expected<llvm::json::Value> JSON = parseBoundedJSON(Text); !JSON)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "'%s' is not a valid compile database: %s",
+        Name.str().c_str(), llvm::toString(JSON.takeError()).c_str());
   std::string Error;
   std::unique_ptr<clang::tooling::CompilationDatabase> Database =
       clang::tooling::JSONCompilationDatabase::loadFromBuffer(

@@ -1,10 +1,12 @@
 //===--- Configuration.cpp - The checks' options, read for the driver -----===//
 
 #include "Configuration.h"
+#include "InputNesting.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace ddp::driver {
 
@@ -17,13 +19,39 @@ static constexpr llvm::StringLiteral Checks[] = {
 Configuration::Configuration(Configuration &&) = default;
 Configuration::~Configuration() = default;
 
+/// clang-tidy's parser of .clang-tidy files, after the nesting bound; an
+/// error is printed as clang-tidy prints its own (file:line: error: ...), and
+/// the file is then skipped as clang-tidy skips one that does not parse.
+static llvm::ErrorOr<ClangTidyOptions>
+parseBoundedConfiguration(llvm::MemoryBufferRef Config) {
+  if (llvm::Error Err = checkYAMLNesting(Config.getBuffer())) {
+    llvm::errs() << Config.getBufferIdentifier() << ": error: "
+                 << llvm::toString(std::move(Err)) << "\n";
+    return std::make_error_code(std::errc::invalid_argument);
+  }
+  return clang::tidy::parseConfiguration(Config);
+}
+
+namespace {
+/// clang-tidy's search for .clang-tidy files, with the parser above. (The
+/// constructor of FileOptionsProvider that takes handlers leaves its file
+/// system unset, so the handlers are replaced here.)
+class BoundedFileOptionsProvider : public clang::tidy::FileOptionsProvider {
+public:
+  explicit BoundedFileOptionsProvider(ClangTidyOptions Defaults)
+      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
+                            ClangTidyOptions(),
+                            llvm::vfs::getRealFileSystem()) {
+    ConfigHandlers = {{".clang-tidy", parseBoundedConfiguration}};
+  }
+};
+} // namespace
+
 llvm::Expected<Configuration> Configuration::create(llvm::StringRef ConfigFile) {
   Configuration C;
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   if (ConfigFile.empty()) {
-    C.Provider = std::make_unique<clang::tidy::FileOptionsProvider>(
-        ClangTidyGlobalOptions(), Defaults, ClangTidyOptions(),
-        llvm::vfs::getRealFileSystem());
+    C.Provider = std::make_unique<BoundedFileOptionsProvider>(Defaults);
     return C;
   }
   auto Buffer = llvm::MemoryBuffer::getFile(ConfigFile);
@@ -37,6 +65,11 @@ llvm::Expected<Configuration> Configuration::create(llvm::StringRef ConfigFile) 
 llvm::Expected<Configuration> Configuration::fromText(llvm::StringRef Text,
                                                       llvm::StringRef Name) {
   Configuration C;
+  if (llvm::Error Err = checkYAMLNesting(Text))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'%s' is not a valid configuration: %s",
+                                   Name.str().c_str(),
+                                   llvm::toString(std::move(Err)).c_str());
   auto Parsed = clang::tidy::parseConfiguration(
       llvm::MemoryBufferRef(Text, Name));
   if (!Parsed)

@@ -1,6 +1,7 @@
 //===--- SharedPreamble.cpp - One precompiled header for TUs that share it ===//
 
 #include "SharedPreamble.h"
+#include "InputNesting.h"
 #include "LeadingIncludes.h"
 #include "ParseArguments.h"
 #include "SummaryCache.h"
@@ -440,7 +441,7 @@ static bool fromJSON(const json::Value &V, PreambleRecord &R, json::Path P) {
 }
 
 llvm::Expected<PreambleRecord> preambleRecordFromJSON(llvm::StringRef Text) {
-  llvm::Expected<json::Value> V = json::parse(Text);
+  llvm::Expected<json::Value> V = parseBoundedJSON(Text);
   if (!V)
     return V.takeError();
   PreambleRecord R;

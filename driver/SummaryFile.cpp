@@ -1,6 +1,7 @@
 //===--- SummaryFile.cpp - Reading and writing per-TU summaries -----------===//
 
 #include "SummaryFile.h"
+#include "InputNesting.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -492,7 +493,7 @@ bool fromJSON(const json::Value &V, TUSummary &S, json::Path P) {
 }
 
 llvm::Expected<TUSummary> summaryFromJSON(llvm::StringRef Text) {
-  llvm::Expected<json::Value> V = json::parse(Text);
+  llvm::Expected<json::Value> V = parseBoundedJSON(Text);
   if (!V)
     return V.takeError();
   TUSummary S;
