@@ -71,6 +71,23 @@ const CallExpr *failingCall(const CFGBlock *B, ASTContext &AST) {
   return nullptr;
 }
 
+/// \p B returns a non-zero constant from main: the process exits with an
+/// error, as exit(1) does, and the launcher (mpirun, torchrun) ends the job.
+static bool failsFromMain(const CFGBlock *B, const FunctionDecl *FD,
+                          ASTContext &AST) {
+  if (!FD || !FD->isMain())
+    return false;
+  for (const CFGElement &Elem : *B)
+    if (auto S = Elem.getAs<CFGStmt>())
+      if (const auto *Return = dyn_cast<ReturnStmt>(S->getStmt())) {
+        const Expr *Value = Return->getRetValue();
+        std::optional<llvm::APSInt> Code =
+            Value ? evaluateInt(Value, AST) : std::nullopt;
+        return Code && *Code != 0;
+      }
+  return false;
+}
+
 namespace {
 
 /// A test of a status: the status and which outcome of the test is the
@@ -282,7 +299,7 @@ FailurePaths::FailurePaths(const FunctionDecl *FD, const CFG &Cfg,
                            AnalysisContext &Ctx)
     : Cfg(Cfg) {
   for (const CFGBlock *B : Cfg)
-    if (failingCall(B, Ctx.AST))
+    if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST))
       Failing.insert(B);
   Steps += Cfg.getNumBlockIDs();
   findErrorTests(FD, Ctx);
