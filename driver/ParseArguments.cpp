@@ -13,6 +13,8 @@ namespace ddp::driver {
 void appendParseAdjusters(clang::tooling::ClangTool &Tool,
                           const clang::tooling::CompileCommand &Command) {
   using namespace clang::tooling;
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(NoErrorLimit, ArgumentInsertPosition::BEGIN));
   // Built outside the LLVM tree, the tool would look for Clang's own headers
   // (stddef.h, ...) beside itself: point it at the release's.
   llvm::StringRef ResourceDir = DDP_CLANG_RESOURCE_DIR;

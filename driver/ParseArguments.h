@@ -17,9 +17,16 @@ class ClangTool;
 
 namespace ddp::driver {
 
-/// Adds to \p Tool what the driver adds to \p Command's own flags: Clang's
-/// resource directory (unless the command names one) and no caret
-/// diagnostics.
+/// The error limit every parse gets, before the command's own flags (which
+/// can set another): none. Clang stops parsing at its limit (20 errors by
+/// default), and everything after the twentieth error in the TU would be
+/// lost; a header written for another compiler or release reaches it
+/// easily (NCCL's device headers under Clang's CUDA mode do).
+inline constexpr const char *NoErrorLimit = "-ferror-limit=0";
+
+/// Adds to \p Tool what the driver adds to \p Command's own flags: no error
+/// limit, Clang's resource directory (unless the command names one) and no
+/// caret diagnostics.
 void appendParseAdjusters(clang::tooling::ClangTool &Tool,
                           const clang::tooling::CompileCommand &Command);
 

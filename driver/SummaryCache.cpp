@@ -1,6 +1,7 @@
 //===--- SummaryCache.cpp - Phase 1 results kept between runs -------------===//
 
 #include "SummaryCache.h"
+#include "ParseArguments.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,9 +22,9 @@ static std::string hashText(llvm::StringRef Text) {
 std::string analysisKey(const clang::tooling::CompileCommand &Command,
                         const AnalysisOptions &Opts,
                         const std::vector<FactRecord> &Imports) {
-  std::string Text = fmt::format("ddp-lint {} summary {} llvm {}\n",
+  std::string Text = fmt::format("ddp-lint {} summary {} llvm {} {}\n",
                                  DDP_LINT_VERSION, SummaryVersion,
-                                 LLVM_VERSION_MAJOR);
+                                 LLVM_VERSION_MAJOR, NoErrorLimit);
   Text += Command.Directory + "\n" + Command.Filename + "\n";
   for (const std::string &Arg : Command.CommandLine)
     Text += Arg + "\n";

@@ -7,6 +7,7 @@
 
 #include "DdpTidyModule.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
+#include <vector>
 
 namespace clang::tidy {
 int ddpModuleAnchors();
@@ -17,5 +18,11 @@ int main(int argc, const char **argv) {
   static volatile int Anchors = clang::tidy::ddpModuleAnchors();
   (void)Anchors;
   clang::tidy::ddp::registerDdpModule();
-  return clang::tidy::clangTidyMain(argc, argv);
+  // No error limit (an --extra-arg of the user's comes later and wins):
+  // Clang stops parsing at its twentieth error, and the checks would see
+  // nothing of the TU after it.
+  std::vector<const char *> Args(argv, argv + argc);
+  if (argc > 1)
+    Args.insert(Args.begin() + 1, "--extra-arg-before=-ferror-limit=0");
+  return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());
 }
