@@ -21,8 +21,9 @@ int main(int argc, const char **argv) {
   // No error limit (an --extra-arg of the user's comes later and wins):
   // Clang stops parsing at its twentieth error, and the checks would see
   // nothing of the TU after it.
-  std::vector<const char *> Args(argv, argv + argc);
+  std::vector<const char *> Args(argv, argv + argc + 1); // With argv's null.
   if (argc > 1)
     Args.insert(Args.begin() + 1, "--extra-arg-before=-ferror-limit=0");
-  return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());
+  return clang::tidy::clangTidyMain(static_cast<int>(Args.size()) - 1,
+                                    Args.data());
 }
