@@ -226,4 +226,59 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
   return false;
 }
 
+std::optional<bool>
+CommunicatorMembership::nonMemberOutcome(const Expr *Cond,
+                                         const Expr *Comm) const {
+  if (!Cond || !Comm)
+    return std::nullopt;
+  // `!x` swaps the sides.
+  bool Negated = false;
+  Cond = Cond->IgnoreParenImpCasts();
+  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+    if (Not->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+  }
+  auto Outcome = [&](bool NonMember) -> std::optional<bool> {
+    return NonMember != Negated;
+  };
+  // `if (comm)`: non-members hold the null handle.
+  if (isCommunicatorType(Cond->getType()))
+    return sameObject(Cond, Comm) ? Outcome(false) : std::nullopt;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO || !BO->isComparisonOp())
+    return std::nullopt;
+  for (bool Swap : {false, true}) {
+    const Expr *Subject =
+        (Swap ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
+    const Expr *Other =
+        (Swap ? BO->getLHS() : BO->getRHS())->IgnoreParenImpCasts();
+    BinaryOperatorKind Op =
+        Swap ? BinaryOperator::reverseComparisonOp(BO->getOpcode())
+             : BO->getOpcode();
+    if ((Op == BO_EQ || Op == BO_NE) &&
+        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other)) {
+      if (!sameObject(Subject, Comm))
+        return std::nullopt;
+      return Outcome(Op == BO_EQ);
+    }
+    if (Other->HasSideEffects(Ctx.AST) || !isRankIn(Subject, Comm))
+      continue;
+    std::optional<llvm::APSInt> Value = evaluateInt(Other, Ctx.AST);
+    if (!Value)
+      continue;
+    // A member's rank is never negative: `rank == -1` and `rank < 0` hold
+    // only outside, `rank != -1` and `rank >= 0` only inside.
+    const llvm::APSInt &V = *Value;
+    if (V.isNegative() && (Op == BO_EQ || Op == BO_NE))
+      return Outcome(Op == BO_EQ);
+    if (V.isZero() && (Op == BO_LT || Op == BO_GE))
+      return Outcome(Op == BO_LT);
+    if (V.isNegative() && (Op == BO_LE || Op == BO_GT) && V == -1)
+      return Outcome(Op == BO_LE);
+  }
+  return std::nullopt;
+}
+
 } // namespace ddp

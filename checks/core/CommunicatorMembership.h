@@ -12,7 +12,8 @@
 //   if (color == 0) ... sub ...           // MPI_Comm_split(w, color, k, &sub)
 //
 // Collectives on other communicators under the same condition are compared
-// as usual.
+// as usual. The side of a membership test that only non-members take holds
+// no member at all: an early exit there leaves none of them waiting.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #define DDP_CORE_COMMUNICATORMEMBERSHIP_H
 
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <utility>
 
 namespace clang {
@@ -59,6 +61,13 @@ public:
   /// True if every member of the communicator \p Comm evaluates \p Cond (the
   /// condition of a branch) alike.
   bool sharedByMembers(const clang::Expr *Cond, const clang::Expr *Comm) const;
+
+  /// The value of \p Cond that only processes outside \p Comm see, if
+  /// \p Cond tests membership: true for `rank < 0`, `rank == -1` and
+  /// `comm == MPI_COMM_NULL`, false for `rank != -1`, `rank >= 0` and
+  /// `if (comm)`. No member of \p Comm ever takes that side.
+  std::optional<bool> nonMemberOutcome(const clang::Expr *Cond,
+                                       const clang::Expr *Comm) const;
 
 private:
   void collect(const clang::Stmt *S);

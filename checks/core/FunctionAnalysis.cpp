@@ -424,6 +424,22 @@ void FunctionAnalysis::computeSites() {
       Sites[B->getBlockID()].push_back(Site);
     }
   }
+  // Where every site runs on one communicator, its members are the ranks
+  // that matter: the sides only non-members take are not compared.
+  OnlyCommunicator = nullptr;
+  NonMemberSuccessors.clear();
+  bool OneCommunicator = true;
+  for (const std::vector<CallSite> &BlockSites : Sites)
+    for (const CallSite &Site : BlockSites) {
+      if (!Site.Communicator ||
+          (OnlyCommunicator &&
+           !sameObject(OnlyCommunicator, Site.Communicator)))
+        OneCommunicator = false;
+      else if (!OnlyCommunicator)
+        OnlyCommunicator = Site.Communicator;
+    }
+  if (!OneCommunicator)
+    OnlyCommunicator = nullptr;
   llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
   llvm::DenseMap<const CFGBlock *, bool> OnStack;
   Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
@@ -489,8 +505,16 @@ const SummaryNode *FunctionAnalysis::summarize(
   // A try's dispatch goes to its handlers, and to the exit for exceptions
   // none of them catches: that edge is a failure, not a way past code.
   bool Dispatch = isa_and_nonnull<CXXTryStmt>(From->getTerminatorStmt());
+  int NonMember = nonMemberSuccessor(From);
+  int SuccIndex = -1;
   for (const CFGBlock *Succ : From->succs()) {
+    ++SuccIndex;
     if (!Succ || (Dispatch && Succ == &Cfg->getExit())) {
+      EverySuccessor = false;
+      continue;
+    }
+    // No rank that the collectives wait for goes this way.
+    if (SuccIndex == NonMember) {
       EverySuccessor = false;
       continue;
     }
@@ -855,7 +879,8 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     for (const CFGBlock *Succ : B->succs()) {
       // The error side of an error test ends the job: not compared.
       if (Succ && !llvm::is_contained(Arms, Succ) &&
-          !Failures->onlyFails(B, SuccIndex)) {
+          !Failures->onlyFails(B, SuccIndex) &&
+          static_cast<int>(SuccIndex) != nonMemberSuccessor(B)) {
         Arms.push_back(Succ);
         ArmIndex.push_back(SuccIndex);
       }
@@ -958,12 +983,32 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   findHandlerMismatches(Out, Deferred);
 }
 
+CommunicatorMembership &FunctionAnalysis::membership() const {
+  if (!Membership)
+    Membership = std::make_unique<CommunicatorMembership>(FD, Ctx);
+  return *Membership;
+}
+
 bool FunctionAnalysis::excused(const CallSite &Site) const {
   if (!MembershipTest || !Site.Communicator)
     return false;
-  if (!Membership)
-    Membership = std::make_unique<CommunicatorMembership>(FD, Ctx);
-  return Membership->sharedByMembers(MembershipTest, Site.Communicator);
+  return membership().sharedByMembers(MembershipTest, Site.Communicator);
+}
+
+int FunctionAnalysis::nonMemberSuccessor(const CFGBlock *B) {
+  if (!OnlyCommunicator || B->succ_size() != 2)
+    return -1;
+  auto [It, New] = NonMemberSuccessors.try_emplace(B, -1);
+  if (!New)
+    return It->second;
+  const Expr *Cond = RankUniformity::branchCondition(B);
+  // A loop's test is no member test.
+  if (!Cond || isLoopTest(B))
+    return -1;
+  if (std::optional<bool> Outside =
+          membership().nonMemberOutcome(Cond, OnlyCommunicator))
+    It->second = *Outside ? 0 : 1;
+  return It->second;
 }
 
 void FunctionAnalysis::explainDecision(Finding &F,

@@ -269,6 +269,14 @@ private:
   /// True if \p Site runs on a communicator whose members all take the same
   /// side of MembershipTest: not compared.
   bool excused(const CallSite &Site) const;
+  CommunicatorMembership &membership() const;
+  /// The one communicator every site of the function runs on, or null.
+  const clang::Expr *OnlyCommunicator = nullptr;
+  /// Per block ending in a test of membership of OnlyCommunicator: the
+  /// index of the successor only non-members take (-1 for other blocks).
+  llvm::DenseMap<const clang::CFGBlock *, int> NonMemberSuccessors;
+  /// The successor of \p B that no member of OnlyCommunicator takes, or -1.
+  int nonMemberSuccessor(const clang::CFGBlock *B);
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
   /// throwsOnSomeRanks(), once computed.

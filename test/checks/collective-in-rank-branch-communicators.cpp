@@ -173,3 +173,50 @@ void freeOnRoot(MPI_Comm copy) {
     MPI_Comm_free(&copy);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Comm_free' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
+
+// The role arms of a pair benchmark, with an early exit for the processes
+// outside the benchmark's communicator (rank -1): no member takes the exit,
+// so every member reaches the allreduce (Intel MPI Benchmarks' one-sided
+// benchmarks).
+struct pair_info {
+  MPI_Comm communicator;
+  int rank;
+  int pair0;
+  int pair1;
+};
+
+void pairedTransfer(struct pair_info *info, float *buf, int n) {
+  int peer = -1;
+  if (info->rank == info->pair0) {
+    peer = info->pair1;
+  } else if (info->rank == info->pair1) {
+    peer = info->pair0;
+  } else if (info->rank < 0) {
+    return;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+}
+
+// Reported: an exit taken by members too (rank 0 of the communicator).
+void pairedTransferMemberExit(struct pair_info *info, float *buf, int n) {
+  int peer = -1;
+  if (info->rank == info->pair0) {
+    peer = info->pair1;
+  } else if (info->rank == 0) {
+    return;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when {{.*}} [ddp-collective-in-rank-branch]
+
+// Reported: the non-members leave, but the world needs them too.
+void pairedTransferThenWorld(struct pair_info *info, float *buf, int n) {
+  if (info->rank == info->pair0) {
+    buf[0] = 1;
+  } else if (info->rank < 0) {
+    return;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when {{.*}} [ddp-collective-in-rank-branch]

@@ -1,0 +1,36 @@
+#include "bench.h"
+
+// Not reported: only the processes outside the communicator leave.
+void pairedTransfer(struct pair_info *info, float *buf, int n) {
+  int peer = -1;
+  if (info->rank == info->pair0) {
+    peer = info->pair1;
+  } else if (info->rank == info->pair1) {
+    peer = info->pair0;
+  } else if (info->rank < 0) {
+    return;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+}
+
+// Reported: rank 0 of the communicator leaves too.
+void pairedTransferMemberExit(struct pair_info *info, float *buf, int n) {
+  int peer = -1;
+  if (info->rank == info->pair0) {
+    peer = info->pair1;
+  } else if (info->rank == 0) {
+    return;
+  }
+  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  struct pair_info info;
+  setUp(&info, 2);
+  float buf[4] = {0};
+  pairedTransfer(&info, buf, 4);
+  pairedTransferMemberExit(&info, buf, 4);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,12 @@
+#include <mpi.h>
+
+// The benchmark's communicator and this process's rank in it; -1 (and
+// MPI_COMM_NULL) on the processes outside it.
+struct pair_info {
+  MPI_Comm communicator;
+  int rank;
+  int pair0;
+  int pair1;
+};
+
+void setUp(struct pair_info *info, int members);
