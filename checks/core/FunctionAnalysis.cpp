@@ -425,12 +425,18 @@ void FunctionAnalysis::computeSites() {
     }
   }
   // Where every site runs on one communicator, its members are the ranks
-  // that matter: the sides only non-members take are not compared.
+  // that matter: the sides only non-members take are not compared. A call
+  // of another translation unit's function given no communicator (an error
+  // handler, a timer) is left out, as the checks, which see one translation
+  // unit, leave it out.
   OnlyCommunicator = nullptr;
   NonMemberSuccessors.clear();
   bool OneCommunicator = true;
   for (const std::vector<CallSite> &BlockSites : Sites)
     for (const CallSite &Site : BlockSites) {
+      if (!Site.Communicator &&
+          Site.Summary->getKind() == SummaryNode::Kind::Call)
+        continue;
       if (!Site.Communicator ||
           (OnlyCommunicator &&
            !sameObject(OnlyCommunicator, Site.Communicator)))

@@ -1,6 +1,7 @@
 #include "bench.h"
 
-// Not reported: only the processes outside the communicator leave.
+// Not reported: only the processes outside the communicator leave (the
+// error handler of another TU is given no communicator).
 void pairedTransfer(struct pair_info *info, float *buf, int n) {
   int peer = -1;
   if (info->rank == info->pair0) {
@@ -10,7 +11,8 @@ void pairedTransfer(struct pair_info *info, float *buf, int n) {
   } else if (info->rank < 0) {
     return;
   }
-  MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
+  checkError(
+      MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator));
 }
 
 // Reported: rank 0 of the communicator leaves too.

@@ -10,3 +10,6 @@ struct pair_info {
 };
 
 void setUp(struct pair_info *info, int members);
+
+// Aborts the job when \p err is not MPI_SUCCESS (setup.cpp).
+void checkError(int err);

@@ -11,3 +11,8 @@ void setUp(struct pair_info *info, int members) {
   info->pair0 = 0;
   info->pair1 = members - 1;
 }
+
+void checkError(int err) {
+  if (err != MPI_SUCCESS)
+    MPI_Abort(MPI_COMM_WORLD, err);
+}
