@@ -24,7 +24,8 @@ bool isCommunicatorType(QualType T) {
       return false;
     const TypedefNameDecl *D = Typedef->getDecl();
     if (D->getDeclName().isIdentifier() &&
-        (D->getName() == "MPI_Comm" || D->getName() == "ncclComm_t"))
+        (D->getName() == "MPI_Comm" || D->getName() == "ncclComm_t" ||
+         D->getName() == "MPI_Win"))
       return true;
     T = D->getUnderlyingType();
   }

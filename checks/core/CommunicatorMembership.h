@@ -37,7 +37,9 @@ namespace ddp {
 
 class AnalysisContext;
 
-/// True for MPI_Comm and ncclComm_t (through any typedef of them).
+/// True for MPI_Comm and ncclComm_t (through any typedef of them), and for
+/// MPI_Win: a window's collectives (MPI_Win_fence, MPI_Win_free) need the
+/// processes of the group it was created over, as a communicator's do.
 bool isCommunicatorType(clang::QualType T);
 
 /// The communicator a call runs on: the MPI_Comm or ncclComm_t argument (or

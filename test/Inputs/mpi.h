@@ -58,6 +58,9 @@ int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 int MPI_Abort(MPI_Comm comm, int errorcode);
 int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);
+int MPI_Win_create(void *base, long size, int disp_unit, int info,
+                   MPI_Comm comm, MPI_Win *win);
+int MPI_Win_fence(int assert_, MPI_Win win);
 int MPI_Win_unlock(int rank, MPI_Win win);
 #ifdef __cplusplus
 }

@@ -220,3 +220,26 @@ void pairedTransferThenWorld(struct pair_info *info, float *buf, int n) {
   MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when {{.*}} [ddp-collective-in-rank-branch]
+
+// A window's fence needs the processes of the communicator it was created
+// over: under the membership test of that communicator, all of them.
+struct window_info {
+  MPI_Comm communicator;
+  MPI_Win win;
+  int rank;
+};
+
+void fenceOnMembers(struct window_info *info, float *buf, int n) {
+  if (info->rank != -1) {
+    MPI_Win_create(buf, n, 1, 0, info->communicator, &info->win);
+    MPI_Win_fence(0, info->win);
+  }
+}
+
+// Reported: the world's members outside the window's communicator skip it.
+void fenceOnWorldRankZero(struct window_info *info, float *buf, int n,
+                          MPI_Win world) {
+  if (info->rank == 0)
+    MPI_Win_fence(0, world);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Win_fence' is reached only by ranks where 'info->rank == 0' [ddp-collective-in-rank-branch]
