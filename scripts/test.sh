@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # From a fresh clone: installs the dependencies, builds ddp-lint against
-# LLVM 22 and LLVM 19, runs the whole lit test suite against each, runs it
-# again on a build with AddressSanitizer, UndefinedBehaviorSanitizer and
-# LeakSanitizer (LLVM 22), and runs the fuzz targets (scripts/fuzz.sh) for a
-# bounded time.
+# LLVM 22 and LLVM 19, runs the whole lit test suite against LLVM 22 and its
+# check and driver tests against LLVM 19, runs the suite again on a build with
+# AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer (LLVM 22;
+# fixed samples of the slowest tests, see test/lit.cfg.py), and runs the fuzz
+# targets (scripts/fuzz.sh) for a bounded time.
 #
 # usage: scripts/test.sh [--only-22]
 set -euo pipefail
