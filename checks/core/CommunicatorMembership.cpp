@@ -14,7 +14,9 @@ using namespace clang;
 
 namespace ddp {
 
-bool isCommunicatorType(QualType T) {
+/// True if \p T is, through typedefs, one named \p Names.
+static bool isTypedefNamed(QualType T,
+                           std::initializer_list<llvm::StringRef> Names) {
   if (T.isNull())
     return false;
   T = T.getNonReferenceType();
@@ -24,13 +26,18 @@ bool isCommunicatorType(QualType T) {
       return false;
     const TypedefNameDecl *D = Typedef->getDecl();
     if (D->getDeclName().isIdentifier() &&
-        (D->getName() == "MPI_Comm" || D->getName() == "ncclComm_t" ||
-         D->getName() == "MPI_Win"))
+        llvm::is_contained(Names, D->getName()))
       return true;
     T = D->getUnderlyingType();
   }
   return false;
 }
+
+bool isCommunicatorType(QualType T) {
+  return isTypedefNamed(T, {"MPI_Comm", "ncclComm_t", "MPI_Win"});
+}
+
+bool isWindowType(QualType T) { return isTypedefNamed(T, {"MPI_Win"}); }
 
 const Expr *communicatorOf(const CallExpr *Call, bool Catalogued) {
   const FunctionDecl *Callee = Call->getDirectCallee();

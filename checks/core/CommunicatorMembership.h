@@ -41,6 +41,8 @@ class AnalysisContext;
 /// MPI_Win: a window's collectives (MPI_Win_fence, MPI_Win_free) need the
 /// processes of the group it was created over, as a communicator's do.
 bool isCommunicatorType(clang::QualType T);
+/// True for MPI_Win (through any typedef of it).
+bool isWindowType(clang::QualType T);
 
 /// The communicator a call runs on: the MPI_Comm or ncclComm_t argument (or
 /// the address of one, as MPI_Comm_free takes it) of a catalogued call, or

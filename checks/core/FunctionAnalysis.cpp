@@ -428,13 +428,15 @@ void FunctionAnalysis::computeSites() {
   // that matter: the sides only non-members take are not compared. A call
   // of another translation unit's function given no communicator (an error
   // handler, a timer) is left out, as the checks, which see one translation
-  // unit, leave it out.
+  // unit, leave it out; so is one given only a window (MPI_Win_lock,
+  // MPI_Get where mpi.h is not a system header: one-sided, they match
+  // nothing on the other ranks).
   OnlyCommunicator = nullptr;
   NonMemberSuccessors.clear();
   bool OneCommunicator = true;
   for (const std::vector<CallSite> &BlockSites : Sites)
     for (const CallSite &Site : BlockSites) {
-      if (!Site.Communicator &&
+      if ((!Site.Communicator || isWindowType(Site.Communicator->getType())) &&
           Site.Summary->getKind() == SummaryNode::Kind::Call)
         continue;
       if (!Site.Communicator ||

@@ -15,6 +15,23 @@ void pairedTransfer(struct pair_info *info, float *buf, int n) {
       MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator));
 }
 
+// Not reported: the same with one-sided transfers on a window between
+// the barriers (they match nothing on the other ranks).
+void pairedGet(struct pair_info *info, float *buf, int n) {
+  int target = -1;
+  if (info->rank == info->pair0) {
+    target = info->pair1;
+  } else if (info->rank < 0) {
+    return;
+  }
+  MPI_Barrier(info->communicator);
+  if (target >= 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, target, 0, info->win);
+    MPI_Win_unlock(target, info->win);
+  }
+  MPI_Barrier(info->communicator);
+}
+
 // Reported: rank 0 of the communicator leaves too.
 void pairedTransferMemberExit(struct pair_info *info, float *buf, int n) {
   int peer = -1;
@@ -32,6 +49,7 @@ int main(int argc, char **argv) {
   setUp(&info, 2);
   float buf[4] = {0};
   pairedTransfer(&info, buf, 4);
+  pairedGet(&info, buf, 4);
   pairedTransferMemberExit(&info, buf, 4);
   MPI_Finalize();
   return 0;

@@ -7,6 +7,7 @@ struct pair_info {
   int rank;
   int pair0;
   int pair1;
+  MPI_Win win;
 };
 
 void setUp(struct pair_info *info, int members);
