@@ -177,16 +177,40 @@ bool CommunicatorMembership::isRankIn(const Expr *Rank,
 }
 
 /// Strips parentheses, implicit conversions and negations: `!(x)` is the
-/// same on every member when x is.
-static const Expr *stripCondition(const Expr *E) {
+/// same on every member when x is. \p Negated, if given, is flipped once
+/// per negation.
+static const Expr *stripCondition(const Expr *E, bool *Negated = nullptr) {
   while (E) {
     E = E->IgnoreParenImpCasts();
     const auto *Not = dyn_cast<UnaryOperator>(E);
     if (!Not || Not->getOpcode() != UO_LNot)
       return E;
+    if (Negated)
+      *Negated = !*Negated;
     E = Not->getSubExpr();
   }
   return E;
+}
+
+namespace {
+/// A comparison read with one operand as its subject: `-1 != rank` is also
+/// `rank != -1`.
+struct Oriented {
+  const Expr *Subject;
+  const Expr *Other;
+  BinaryOperatorKind Op;
+};
+} // namespace
+
+/// Both readings of \p Cond if it is a comparison, else none.
+static llvm::SmallVector<Oriented, 2> orientations(const Expr *Cond) {
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO || !BO->isComparisonOp())
+    return {};
+  const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+  return {{L, R, BO->getOpcode()},
+          {R, L, BinaryOperator::reverseComparisonOp(BO->getOpcode())}};
 }
 
 bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
@@ -200,15 +224,7 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
   for (const auto &[Colour, Split] : SplitBy)
     if (sameObject(Colour, Cond) && sameObject(Split, Comm))
       return true;
-  const auto *BO = dyn_cast<BinaryOperator>(Cond);
-  if (!BO || !BO->isComparisonOp())
-    return false;
-  for (bool Swap : {false, true}) {
-    const Expr *Subject = (Swap ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
-    const Expr *Other = (Swap ? BO->getLHS() : BO->getRHS())->IgnoreParenImpCasts();
-    BinaryOperatorKind Op =
-        Swap ? BinaryOperator::reverseComparisonOp(BO->getOpcode())
-             : BO->getOpcode();
+  for (const auto &[Subject, Other, Op] : orientations(Cond)) {
     // The communicator against the null communicator: only members hold it.
     if ((Op == BO_EQ || Op == BO_NE) &&
         isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
@@ -237,53 +253,33 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
 std::optional<bool>
 CommunicatorMembership::nonMemberOutcome(const Expr *Cond,
                                          const Expr *Comm) const {
+  bool Negated = false;
+  Cond = stripCondition(Cond, &Negated);
   if (!Cond || !Comm)
     return std::nullopt;
-  // `!x` swaps the sides.
-  bool Negated = false;
-  Cond = Cond->IgnoreParenImpCasts();
-  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
-    if (Not->getOpcode() != UO_LNot)
-      break;
-    Negated = !Negated;
-    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
-  }
   auto Outcome = [&](bool NonMember) -> std::optional<bool> {
     return NonMember != Negated;
   };
   // `if (comm)`: non-members hold the null handle.
   if (isCommunicatorType(Cond->getType()))
     return sameObject(Cond, Comm) ? Outcome(false) : std::nullopt;
-  const auto *BO = dyn_cast<BinaryOperator>(Cond);
-  if (!BO || !BO->isComparisonOp())
-    return std::nullopt;
-  for (bool Swap : {false, true}) {
-    const Expr *Subject =
-        (Swap ? BO->getRHS() : BO->getLHS())->IgnoreParenImpCasts();
-    const Expr *Other =
-        (Swap ? BO->getLHS() : BO->getRHS())->IgnoreParenImpCasts();
-    BinaryOperatorKind Op =
-        Swap ? BinaryOperator::reverseComparisonOp(BO->getOpcode())
-             : BO->getOpcode();
+  for (const auto &[Subject, Other, Op] : orientations(Cond)) {
     if ((Op == BO_EQ || Op == BO_NE) &&
-        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other)) {
-      if (!sameObject(Subject, Comm))
-        return std::nullopt;
-      return Outcome(Op == BO_EQ);
-    }
+        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
+      return sameObject(Subject, Comm) ? Outcome(Op == BO_EQ) : std::nullopt;
     if (Other->HasSideEffects(Ctx.AST) || !isRankIn(Subject, Comm))
       continue;
     std::optional<llvm::APSInt> Value = evaluateInt(Other, Ctx.AST);
     if (!Value)
       continue;
-    // A member's rank is never negative: `rank == -1` and `rank < 0` hold
-    // only outside, `rank != -1` and `rank >= 0` only inside.
+    // A member's rank is never negative: `rank == -1`, `rank < 0` and
+    // `rank <= -1` hold only outside, their negations only inside.
     const llvm::APSInt &V = *Value;
     if (V.isNegative() && (Op == BO_EQ || Op == BO_NE))
       return Outcome(Op == BO_EQ);
     if (V.isZero() && (Op == BO_LT || Op == BO_GE))
       return Outcome(Op == BO_LT);
-    if (V.isNegative() && (Op == BO_LE || Op == BO_GT) && V == -1)
+    if (V == -1 && (Op == BO_LE || Op == BO_GT))
       return Outcome(Op == BO_LE);
   }
   return std::nullopt;

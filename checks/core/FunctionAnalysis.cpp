@@ -308,6 +308,29 @@ Dep FunctionAnalysis::branchWhy(const CFGBlock *B) const {
   return join(Uniformity->branchDivergence(B), LoopExits.lookup(B));
 }
 
+/// The one communicator every site runs on, or null. Where there is one,
+/// its members are the ranks that matter: the sides only non-members take
+/// are not compared. A call of another translation unit's function given no
+/// communicator (an error handler, a timer) is left out, as the checks,
+/// which see one translation unit, leave it out; so is one given only a
+/// window (MPI_Win_lock, MPI_Get where mpi.h is not a system header:
+/// one-sided, they match nothing on the other ranks).
+static const Expr *
+onlyCommunicator(const std::vector<std::vector<CallSite>> &Sites) {
+  const Expr *Only = nullptr;
+  for (const std::vector<CallSite> &BlockSites : Sites)
+    for (const CallSite &Site : BlockSites) {
+      const Expr *Comm = Site.Communicator;
+      if ((!Comm || isWindowType(Comm->getType())) &&
+          Site.Summary->getKind() == SummaryNode::Kind::Call)
+        continue;
+      if (!Comm || (Only && !sameObject(Only, Comm)))
+        return nullptr;
+      Only = Comm;
+    }
+  return Only;
+}
+
 void FunctionAnalysis::computeSites() {
   if (!Cfg)
     return;
@@ -424,30 +447,8 @@ void FunctionAnalysis::computeSites() {
       Sites[B->getBlockID()].push_back(Site);
     }
   }
-  // Where every site runs on one communicator, its members are the ranks
-  // that matter: the sides only non-members take are not compared. A call
-  // of another translation unit's function given no communicator (an error
-  // handler, a timer) is left out, as the checks, which see one translation
-  // unit, leave it out; so is one given only a window (MPI_Win_lock,
-  // MPI_Get where mpi.h is not a system header: one-sided, they match
-  // nothing on the other ranks).
-  OnlyCommunicator = nullptr;
+  OnlyCommunicator = onlyCommunicator(Sites);
   NonMemberSuccessors.clear();
-  bool OneCommunicator = true;
-  for (const std::vector<CallSite> &BlockSites : Sites)
-    for (const CallSite &Site : BlockSites) {
-      if ((!Site.Communicator || isWindowType(Site.Communicator->getType())) &&
-          Site.Summary->getKind() == SummaryNode::Kind::Call)
-        continue;
-      if (!Site.Communicator ||
-          (OnlyCommunicator &&
-           !sameObject(OnlyCommunicator, Site.Communicator)))
-        OneCommunicator = false;
-      else if (!OnlyCommunicator)
-        OnlyCommunicator = Site.Communicator;
-    }
-  if (!OneCommunicator)
-    OnlyCommunicator = nullptr;
   llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
   llvm::DenseMap<const CFGBlock *, bool> OnStack;
   Summary = summarize(&Cfg->getEntry(), nullptr, Memo, OnStack, 0);
