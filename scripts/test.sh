@@ -48,7 +48,8 @@ for name in "${builds[@]}"; do
   rc=0
   # LLVM 19 runs the check and driver tests: what differs between the
   # releases is the plugin and the AST they analyse; the examples,
-  # integrations, installation and robustness tests run on LLVM 22, twice.
+  # integrations, installation and robustness tests run on the LLVM 22
+  # builds.
   tests=("$build/test")
   if [[ $name == 19 ]]; then tests=("$build/test/checks" "$build/test/driver"); fi
   $lit -sv -j"$(nproc)" "${tests[@]}" 2>&1 | tee "$log" || rc=$?
