@@ -9,17 +9,36 @@
 # run in CI explores the same inputs each time; DDP_FUZZ_SEED=0 lets
 # libFuzzer pick one, for longer runs.
 #
+# Given BUILD_DIR, the targets are those of that build, which must be a
+# sanitizer build configured with -DDDP_FUZZ=ON (scripts/test.sh's, so that
+# CI compiles the instrumented code once); without it, a build of their own
+# in build/fuzz-N.
+#
 # usage: scripts/fuzz.sh [SECONDS per target (default 60)] [LLVM_MAJOR (default 22)]
+#                        [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 major=${2:-22}
-build=$root/build/fuzz-$major
-sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DDDP_LLVM_VERSION="$major" -DDDP_FUZZ=ON -DBUILD_TESTING=OFF \
-  -DCMAKE_CXX_FLAGS="$sanitizers -fno-omit-frame-pointer" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+build=${3:-}
+preload=
+if [[ -n $build ]]; then
+  if ! grep -q '^DDP_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null ||
+    ! grep -q '^DDP_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+    echo "fuzz.sh: $build is not a sanitizer build with -DDDP_FUZZ=ON" >&2
+    exit 2
+  fi
+  build=$(cd "$build" && pwd)
+  # Its targets link the shared ASan runtime after libstdc++.
+  preload=$(clang++-"$major" -print-runtime-dir)/libclang_rt.asan-x86_64.so
+else
+  build=$root/build/fuzz-$major
+  sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DDDP_LLVM_VERSION="$major" -DDDP_FUZZ=ON -DBUILD_TESTING=OFF \
+    -DCMAKE_CXX_FLAGS="$sanitizers -fno-omit-frame-pointer" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+fi
 targets=(summary_file baseline check_options compile_database
   preamble_record leading_includes)
 ninja -C "$build" -j"$(nproc)" "${targets[@]/%/_fuzzer}"
@@ -31,7 +50,8 @@ for input in "${targets[@]}"; do
   mkdir -p "$corpus"
   cp "$root/fuzz/corpus/$input/"* "$corpus/"
   echo "=== fuzz $input for ${seconds}s"
-  (cd "$work" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+  (cd "$work" && LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=halt_on_error=1 \
     "$build/fuzz/${input}_fuzzer" -max_total_time="$seconds" \
     -seed="${DDP_FUZZ_SEED:-1}" \
     -print_final_stats=1 -artifact_prefix="$work/$input-" "$corpus" \

@@ -37,8 +37,9 @@ for name in "${builds[@]}"; do
     # No ddp-clangd: clangd's static archives are not instrumented, and
     # LLVM's inline allocator templates poison memory in our instrumented
     # objects but not in theirs; the linker mixes the two (docs/design.md).
+    # The fuzz targets are built here too (fuzz/CMakeLists.txt).
     "$root/scripts/build.sh" "$major" "$build" -DDDP_SANITIZE=ON \
-      -DDDP_CLANGD=OFF -DCMAKE_CXX_FLAGS=-gline-tables-only
+      -DDDP_CLANGD=OFF -DDDP_FUZZ=ON -DCMAKE_CXX_FLAGS=-gline-tables-only
   else
     "$root/scripts/build.sh" "$major" "$build"
   fi
@@ -67,11 +68,12 @@ rm -f "$log"
 echo "$passed passed, $failed failed"
 
 # The parsers of every input ddp-lint reads, fuzzed for a bounded time with
-# AddressSanitizer and UndefinedBehaviorSanitizer (DDP_FUZZ_SECONDS per
-# target, default 20, from a fixed seed; longer runs: scripts/fuzz.sh with
-# DDP_FUZZ_SEED=0).
+# AddressSanitizer and UndefinedBehaviorSanitizer, by the targets of the
+# sanitizer build (DDP_FUZZ_SECONDS per target, default 20, from a fixed
+# seed; longer runs: scripts/fuzz.sh with DDP_FUZZ_SEED=0).
 echo "=== fuzz, LLVM 22"
-if "$root/scripts/fuzz.sh" "${DDP_FUZZ_SECONDS:-20}" 22; then
+if "$root/scripts/fuzz.sh" "${DDP_FUZZ_SECONDS:-20}" 22 \
+  "$root/build/llvm-22-sanitizers"; then
   echo "fuzz: passed"
 else
   echo "fuzz: FAILED"
