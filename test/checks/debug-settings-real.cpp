@@ -2,6 +2,10 @@
 // with Gloo): short timeouts, blocking wait with async error handling, and
 // debug logging, hard-coded; and the production settings beside them.
 // REQUIRES: libtorch
+// Once per test command: the LLVM 19 and sanitizer runs analyse the real
+// headers in real-libtorch-training.cpp, unresolved-calls-real-libtorch.cpp
+// and driver/real-libtorch.test (each parse of them costs seconds).
+// UNSUPPORTED: sanitizers, llvm-19
 // RUN: %check_ddp_tidy %s ddp-debug-settings %t -- -- %torch_flags
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

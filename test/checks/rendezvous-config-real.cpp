@@ -4,6 +4,10 @@
 // addresses, environment variables no launcher sets, and process groups only
 // some ranks create; and the correct set-ups beside them.
 // REQUIRES: libtorch
+// Once per test command: the LLVM 19 and sanitizer runs analyse the real
+// headers in real-libtorch-training.cpp, unresolved-calls-real-libtorch.cpp
+// and driver/real-libtorch.test (each parse of them costs seconds).
+// UNSUPPORTED: sanitizers, llvm-19
 // RUN: %check_ddp_tidy %s ddp-rendezvous-config %t -- -- %torch_flags
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

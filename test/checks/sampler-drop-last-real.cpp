@@ -2,6 +2,10 @@
 // torch::data's loaders and samplers, with every ddp check enabled, so each
 // loop is reported once, by the check that owns it.
 // REQUIRES: libtorch
+// Once per test command: the LLVM 19 and sanitizer runs analyse the real
+// headers in real-libtorch-training.cpp, unresolved-calls-real-libtorch.cpp
+// and driver/real-libtorch.test (each parse of them costs seconds).
+// UNSUPPORTED: sanitizers, llvm-19
 // RUN: %check_ddp_tidy %s 'ddp-*' %t -- -- %torch_flags
 
 #include <torch/data.h>
