@@ -30,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
@@ -473,6 +474,13 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
 } // namespace
 
 int main(int argc, const char **argv) {
+  // A crash prints its stack. LLVM registers its signal handlers once, on
+  // the thread that first needs them, and gives that thread an alternate
+  // signal stack from malloc: here, the main thread. Left to the first
+  // worker to write a file (a summary, a preamble), the stack went to that
+  // worker, and AddressSanitizer, which unmaps a thread's alternate stack
+  // when the thread exits, failed on it in about 1 run in 50.
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   cl::HideUnrelatedOptions(Category);
   // Flags after "--" are the compile command for every file given.
   std::string FixedError;
