@@ -142,10 +142,3 @@ if config.llvm_major != "22" or getattr(config, "sanitize", False):
                                     "unused_param_grads"))))
 else:
     config.substitutions.append(("%examples_sample", ""))
-
-# Mutants per mock-header test in robustness/mutated-sources.test: the
-# sanitizer build runs a smaller sample of the same seed (with 5, the test
-# took 324 s there against 165 s without sanitizers); scripts/mutate.sh runs
-# the full size.
-config.substitutions.append(
-    ("%mutants_per_file", "2" if getattr(config, "sanitize", False) else "5"))
