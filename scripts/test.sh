@@ -3,8 +3,9 @@
 # LLVM 22 and LLVM 19, runs the whole lit test suite against LLVM 22 and its
 # check and driver tests against LLVM 19, runs the suite again on a build with
 # AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer (LLVM 22;
-# fixed samples of the slowest tests, see test/lit.cfg.py), and runs the fuzz
-# targets (scripts/fuzz.sh) for a bounded time.
+# fixed samples of the slowest tests, see test/lit.cfg.py; each test says
+# which runs leave it out), and runs the fuzz targets (scripts/fuzz.sh) for a
+# bounded time.
 #
 # usage: scripts/test.sh [--only-22]
 set -euo pipefail
