@@ -52,6 +52,13 @@ inline bool createsCommunicator(llvm::StringRef Op) {
          Op.starts_with("MPI_Dist_graph_create");
 }
 
+/// True for a broadcast: on return every rank holds what the root's buffer
+/// held. \p Op is the catalogue's display name.
+inline bool publishesRootValue(llvm::StringRef Op) {
+  return Op.contains_insensitive("broadcast") ||
+         Op.contains_insensitive("bcast");
+}
+
 inline bool isCollectiveRole(CallRole Role) {
   return Role == CallRole::Collective || Role == CallRole::Barrier;
 }

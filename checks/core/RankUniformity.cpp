@@ -101,6 +101,27 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
   return nullptr;
 }
 
+/// The variable a buffer expression is part of: `info` for `info[8]`,
+/// `&s.n` and `*info`; null for anything else.
+const ValueDecl *bufferRoot(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(DRE->getDecl()) ? DRE->getDecl() : nullptr;
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->isArrow() ? nullptr : ME->getBase();
+    else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      E = UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf
+              ? UO->getSubExpr()
+              : nullptr;
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 /// Functions that turn a rank into the same rank of another type.
 bool isConversion(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier())
@@ -1021,6 +1042,12 @@ private:
   void catalogued(const Expr *Call, const CatalogueEntry *Entry,
                   llvm::ArrayRef<const Expr *> Args);
   void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
+  /// Copies between variables and buffers (`info[0] = count`,
+  /// `count = info[0]`): see Copies.
+  void copy(const ValueDecl *Target, bool Exact, const Expr *To,
+            const Expr *From);
+  /// \p Target was written: what it held before is no longer in a buffer.
+  void written(const ValueDecl *Target);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
   void callBody(const Expr *Call, const FunctionDecl *Def,
@@ -1035,7 +1062,48 @@ private:
                        llvm::SmallVector<const ValueDecl *, 2>> &Aliases;
   RankUniformity::Recording &Rec;
   Evaluator Eval;
+  /// Per buffer, the variables copied into it in this block and not
+  /// written since (`info[0] = count; info[1] = deflt;`). A broadcast of the
+  /// buffer publishes them: after it, the root's `count` is what every rank
+  /// received (intel/mpi-benchmarks' IMB_basic_input packs its settings so).
+  llvm::SmallDenseMap<const ValueDecl *,
+                      llvm::SmallVector<const ValueDecl *, 4>, 2>
+      Copies;
 };
+
+void Transfer::written(const ValueDecl *Target) {
+  if (Copies.empty() || !Target)
+    return;
+  for (auto &Buffer : Copies)
+    llvm::erase(Buffer.second, Target);
+}
+
+void Transfer::copy(const ValueDecl *Target, bool Exact, const Expr *To,
+                    const Expr *From) {
+  const Expr *Read = From ? From->IgnoreParenImpCasts() : nullptr;
+  if (!Read || !(isa<DeclRefExpr, MemberExpr, ArraySubscriptExpr>(Read) ||
+                 (isa<UnaryOperator>(Read) &&
+                  cast<UnaryOperator>(Read)->getOpcode() == UO_Deref)))
+    return;
+  bool SourceExact;
+  const ValueDecl *Source = targetDecl(Read, SourceExact);
+  if (!Target || !Source || !isa<VarDecl, FieldDecl>(Source))
+    return;
+  // Copied out of a synchronised buffer (`count = info[0]` after the
+  // broadcast): the same on every rank that copied it, as the buffer is.
+  auto Held = State.find(Source);
+  if (Held != State.end() && isSynced(Held->second)) {
+    if (Exact || isa<FieldDecl>(Target))
+      State[Target] = Synced;
+    return;
+  }
+  // A variable copied into an element or field of a buffer: remembered
+  // until the buffer is broadcast or the variable changes.
+  if (To && !Exact && !isa<ArraySubscriptExpr>(Read))
+    if (const ValueDecl *Root = bufferRoot(To))
+      if (Root != Source)
+        Copies[Root].push_back(Source);
+}
 
 void Transfer::store(const ValueDecl *Target, const Dep &Why) {
   State[Target] = Why;
@@ -1205,6 +1273,13 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
           if (Alias != Aliases.end())
             for (const ValueDecl *Member : Alias->second)
               State[Member] = Synced;
+          // The root's values copied into the buffer are what every rank
+          // now holds.
+          if (publishesRootValue(Entry->Display))
+            if (auto Copied = Copies.find(bufferRoot(ArgExpr));
+                Copied != Copies.end())
+              for (const ValueDecl *Source : Copied->second)
+                State[Source] = Synced;
         }
       }
     }
@@ -1212,6 +1287,15 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
 }
 
 void Transfer::call(const CallExpr *Call) {
+  // `read(&count)` may change what was copied.
+  if (!Copies.empty())
+    for (const Expr *Arg : Call->arguments())
+      if (const auto *Addr =
+              dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()))
+        if (Addr->getOpcode() == UO_AddrOf) {
+          bool Exact;
+          written(targetDecl(Addr->getSubExpr(), Exact));
+        }
   const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
   if (Entry)
     catalogued(Call, Entry,
@@ -1338,6 +1422,8 @@ void Transfer::element(const CFGElement &Elem) {
         continue;
       const Expr *Init = VD->getInit();
       assign(VD, true, Init, DS, Init ? Eval.eval(Init) : Dep());
+      if (!VD->getType()->isReferenceType())
+        copy(VD, true, nullptr, Init);
     }
     return;
   }
@@ -1353,6 +1439,7 @@ void Transfer::element(const CFGElement &Elem) {
       if (Old != State.end() && isSynced(Old->second))
         Old->second = Dep();
     }
+    written(Target);
     // `i += world`: a uniform step keeps i's own explanation.
     if (BO->isCompoundAssignmentOp() && !O.divergent()) {
       Dep Own = Eval.eval(BO->getLHS());
@@ -1362,6 +1449,8 @@ void Transfer::element(const CFGElement &Elem) {
     }
     assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
            O);
+    if (BO->getOpcode() == BO_Assign)
+      copy(Target, Exact, BO->getLHS(), BO->getRHS());
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
@@ -1372,6 +1461,7 @@ void Transfer::element(const CFGElement &Elem) {
         auto It = State.find(Target);
         if (It != State.end() && isSynced(It->second))
           It->second = Dep();
+        written(Target);
       }
     return;
   }

@@ -152,3 +152,109 @@ void innerLoopOfUniformLoop(float *buf, int n, int iters) {
     MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   }
 }
+
+// Published values (intel/mpi-benchmarks' IMB_init.c): rank 0 reads its
+// settings, copies them into a buffer it broadcasts, and goes on testing
+// its own variables; the others copy them out of the same broadcast. A value
+// copied into a broadcast's buffer before the broadcast is what every rank
+// received, and a value copied out of a synchronised buffer is the same on
+// every rank that copied it: the tests of them on either side agree.
+void readSettings(const char *path, int *lens, int *count);
+void useDefaults(int *lens);
+
+void publishedValues(const char *path, int *lens) {
+  int rank, count = 0, deflt = 1, info[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    readSettings(path, lens, &count);
+    if (count > 0)
+      deflt = 0;
+    info[0] = count;
+    info[1] = deflt;
+    MPI_Bcast(info, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    if (count > 0 && !deflt)
+      MPI_Bcast(lens, count, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(info, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    count = info[0];
+    deflt = info[1];
+    if (deflt)
+      useDefaults(lens);
+    else if (count > 0)
+      MPI_Bcast(lens, count, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (count > 0)
+    MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+
+// Twin: rank 0 copies its count into the buffer only after broadcasting it;
+// the others test what the buffer held before (a hang when the file sets
+// a count).
+void publishedTooLate(const char *path, int *lens) {
+  int rank, count = 0, info[1] = {0};
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    readSettings(path, lens, &count);
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    info[0] = count;
+  } else {
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    count = info[0];
+  }
+  if (count > 0)
+    MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'count > 0' [ddp-collective-in-rank-branch]
+
+// Twin: the root changes its count after publishing it.
+void changedAfterPublishing(const char *path, int *lens) {
+  int rank, count = 0, info[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    readSettings(path, lens, &count);
+    info[0] = count;
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    count = count - 1;
+  } else {
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    count = info[0];
+  }
+  if (count > 0)
+    MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'count > 0' [ddp-collective-in-rank-branch]
+
+// Twin: an allreduce is not a broadcast: rank 0 keeps its own count while
+// the others take the sum of the ranks' contributions.
+void reducedNotPublished(const char *path, int *lens) {
+  int rank, count = 0, mine[1] = {1}, total[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    readSettings(path, lens, &count);
+    total[0] = count;
+    MPI_Allreduce(mine, total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  } else {
+    MPI_Allreduce(mine, total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    count = total[0];
+  }
+  if (count > 0)
+    MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'count > 0' [ddp-collective-in-rank-branch]
+
+// Twin: rank 0 reads its count again between the copy and the broadcast.
+void rereadBeforePublishing(const char *path, int *lens) {
+  int rank, count = 0, info[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    info[0] = count;
+    readSettings(path, lens, &count);
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    count = info[0];
+  }
+  if (count > 0)
+    MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'count > 0' [ddp-collective-in-rank-branch]
