@@ -2,8 +2,9 @@
 
 #include "core/RankUniformity.h"
 #include "core/BrokenCode.h"
-#include "core/TensorLists.h"
 #include "core/DataLoading.h"
+#include "core/FailurePaths.h"
+#include "core/TensorLists.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -1555,6 +1556,12 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
                                AnalysisContext &Ctx)
     : FD(FD), Ctx(Ctx) {
   ExitId = Cfg.getExit().getBlockID();
+  // A path that ends the job with an error (an assertion's failure, abort,
+  // MPI_Abort) leaves nobody waiting: what it held does not reach the
+  // function's exit as a value the ranks could disagree on.
+  for (const CFGBlock *Pred : Cfg.getExit().preds())
+    if (Pred && failingCall(Pred, Ctx.AST))
+      FailingExits.insert(Pred);
   // Reverse post-order, iteratively.
   std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
   std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
@@ -1770,7 +1777,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       bool First = true;
       Evaluator JoinEval(Ctx, FD, State, Fallbacks);
       for (const CFGBlock *Pred : B->preds()) {
-        if (!Pred || !Visited[Pred->getBlockID()])
+        if (!Pred || !Visited[Pred->getBlockID()] ||
+            (B->getBlockID() == ExitId && FailingExits.count(Pred)))
           continue;
         joinInto(State, Out[Pred->getBlockID()], First, JoinEval);
         First = false;

@@ -16,6 +16,7 @@
 #include "core/AnalysisContext.h"
 #include "core/Dependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <vector>
@@ -130,6 +131,8 @@ private:
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
   unsigned ExitId = 0;
+  /// The blocks that end the job with an error and go to the exit.
+  llvm::DenseSet<const clang::CFGBlock *> FailingExits;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;

@@ -258,3 +258,56 @@ void rereadBeforePublishing(const char *path, int *lens) {
     MPI_Allreduce(lens, lens, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'count > 0' [ddp-collective-in-rank-branch]
+
+// An assertion on rank 0's side: its failure ends the job (the path goes to
+// the function's exit through __assert_fail), so the published field is
+// the same on every rank that returns (intel/mpi-benchmarks asserts each
+// allocation's length so, in IMB_basic_input).
+#include <cassert>
+
+struct Grid {
+  int px;
+  int py;
+};
+
+void publishedWithAssert(Grid *g, char **argv) {
+  int rank, all[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    g->px = std::atoi(argv[1]);
+    assert(g->px > 0);
+    all[0] = g->px;
+    MPI_Bcast(all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Bcast(all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    g->px = all[0];
+  }
+}
+
+void usePublishedGrid(const Grid *g, float *buf) {
+  if (g->px > 1)
+    MPI_Allreduce(buf, buf, g->px, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// Twin: rank 0 sets the other field after the broadcast, and nobody else
+// sets it.
+void unpublishedWithAssert(Grid *g, char **argv) {
+  int rank, all[1];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    g->px = std::atoi(argv[1]);
+    assert(g->px > 0);
+    all[0] = g->px;
+    MPI_Bcast(all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    g->py = std::atoi(argv[2]);
+  } else {
+    MPI_Bcast(all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    g->px = all[0];
+  }
+}
+
+void useUnpublishedGrid(const Grid *g, float *buf) {
+  if (g->py > 1)
+    MPI_Allreduce(buf, buf, g->py, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'g->py > 1' [ddp-collective-in-rank-branch]
