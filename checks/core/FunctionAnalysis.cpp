@@ -59,7 +59,7 @@ FunctionAnalysis::FunctionAnalysis(const FunctionDecl *FD,
   PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
   Failures = std::make_unique<FailurePaths>(FD, *Cfg, Ctx);
   Steps += Failures->steps();
-  Uniformity = std::make_unique<RankUniformity>(FD, *Cfg, Ctx);
+  Uniformity = std::make_unique<RankUniformity>(FD, *Cfg, *Failures, Ctx);
   Order.assign(Cfg->getNumBlockIDs(), ~0u);
   unsigned Position = 0;
   for (const CFGBlock *B : Uniformity->order())

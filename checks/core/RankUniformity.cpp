@@ -1047,7 +1047,8 @@ private:
   /// `count = info[0]`): see Copies.
   void copy(const ValueDecl *Target, bool Exact, const Expr *To,
             const Expr *From);
-  /// \p Target was written: what it held before is no longer in a buffer.
+  /// \p Target was written: it is no longer known to be synchronised, and
+  /// what it held before is no longer in a buffer.
   void written(const ValueDecl *Target);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
@@ -1073,8 +1074,11 @@ private:
 };
 
 void Transfer::written(const ValueDecl *Target) {
-  if (Copies.empty() || !Target)
+  if (!Target)
     return;
+  auto Old = State.find(Target);
+  if (Old != State.end() && isSynced(Old->second))
+    Old->second = Dep();
   for (auto &Buffer : Copies)
     llvm::erase(Buffer.second, Target);
 }
@@ -1434,12 +1438,6 @@ void Transfer::element(const CFGElement &Elem) {
     bool Exact;
     const ValueDecl *Target = targetDecl(BO->getLHS(), Exact);
     Dep O = Eval.eval(BO->getRHS());
-    // Any write ends a synchronised state.
-    if (Target) {
-      auto Old = State.find(Target);
-      if (Old != State.end() && isSynced(Old->second))
-        Old->second = Dep();
-    }
     written(Target);
     // `i += world`: a uniform step keeps i's own explanation.
     if (BO->isCompoundAssignmentOp() && !O.divergent()) {
@@ -1458,12 +1456,7 @@ void Transfer::element(const CFGElement &Elem) {
     // `++i` keeps i's divergence; it only ends a synchronised state.
     bool Exact;
     if (UO->isIncrementDecrementOp())
-      if (const ValueDecl *Target = targetDecl(UO->getSubExpr(), Exact)) {
-        auto It = State.find(Target);
-        if (It != State.end() && isSynced(It->second))
-          It->second = Dep();
-        written(Target);
-      }
+      written(targetDecl(UO->getSubExpr(), Exact));
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -1553,15 +1546,10 @@ const Expr *RankUniformity::branchCondition(const CFGBlock *B) {
 }
 
 RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
+                               const FailurePaths &Failures,
                                AnalysisContext &Ctx)
-    : FD(FD), Ctx(Ctx) {
+    : FD(FD), Ctx(Ctx), Failures(Failures) {
   ExitId = Cfg.getExit().getBlockID();
-  // A path that ends the job with an error (an assertion's failure, abort,
-  // MPI_Abort) leaves nobody waiting: what it held does not reach the
-  // function's exit as a value the ranks could disagree on.
-  for (const CFGBlock *Pred : Cfg.getExit().preds())
-    if (Pred && failingCall(Pred, Ctx.AST))
-      FailingExits.insert(Pred);
   // Reverse post-order, iteratively.
   std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
   std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
@@ -1777,8 +1765,11 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       bool First = true;
       Evaluator JoinEval(Ctx, FD, State, Fallbacks);
       for (const CFGBlock *Pred : B->preds()) {
+        // A path that ends the job with an error (an assertion's failure,
+        // abort, MPI_Abort) leaves nobody waiting: what it held does not
+        // reach the function's exit as a value the ranks disagree on.
         if (!Pred || !Visited[Pred->getBlockID()] ||
-            (B->getBlockID() == ExitId && FailingExits.count(Pred)))
+            (B->getBlockID() == ExitId && Failures.failsIn(Pred)))
           continue;
         joinInto(State, Out[Pred->getBlockID()], First, JoinEval);
         First = false;

@@ -16,7 +16,6 @@
 #include "core/AnalysisContext.h"
 #include "core/Dependence.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <vector>
@@ -32,6 +31,8 @@ class Stmt;
 } // namespace clang
 
 namespace ddp {
+
+class FailurePaths;
 
 /// Rank dependence of the variables at one program point. A declaration
 /// mapped to an empty Dep is known to be uniform there; one that is absent
@@ -62,8 +63,10 @@ using JoinPoints =
 
 class RankUniformity {
 public:
+  /// \p Failures says which blocks end the job with an error: they do not
+  /// join at the exit.
   RankUniformity(const clang::FunctionDecl *FD, clang::CFG &Cfg,
-                 AnalysisContext &Ctx);
+                 const FailurePaths &Failures, AnalysisContext &Ctx);
 
   /// Runs the data flow to a fixed point. Blocks in \p Control are under a
   /// rank-dependent branch: what they assign is divergent from the branch's
@@ -130,9 +133,8 @@ private:
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
+  const FailurePaths &Failures;
   unsigned ExitId = 0;
-  /// The blocks that end the job with an error and go to the exit.
-  llvm::DenseSet<const clang::CFGBlock *> FailingExits;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
