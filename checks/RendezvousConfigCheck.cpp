@@ -18,7 +18,8 @@ using ::ddp::SetupCall;
 namespace clang::tidy::ddp {
 
 /// What torchrun (and torch.distributed.launch), mpirun (Open MPI, MPICH's
-/// Hydra, MVAPICH2), srun and Flux set.
+/// and Intel MPI's Hydra, MVAPICH2), srun, Flux, Cray's PALS and ALPS, IBM's
+/// jsrun and horovodrun set.
 static constexpr const char *LauncherEnvVars =
     "RANK;LOCAL_RANK;GROUP_RANK;ROLE_RANK;NODE_RANK;WORLD_SIZE;"
     "LOCAL_WORLD_SIZE;GROUP_WORLD_SIZE;ROLE_WORLD_SIZE;MASTER_ADDR;"
@@ -31,7 +32,11 @@ static constexpr const char *LauncherEnvVars =
     "SLURM_PROCID;SLURM_NTASKS;SLURM_LOCALID;SLURM_NODEID;SLURM_NNODES;"
     "SLURM_NPROCS;SLURM_NTASKS_PER_NODE;"
     "FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID;FLUX_JOB_SIZE;FLUX_JOB_NNODES;"
-    "FLUX_JOB_ID";
+    "FLUX_JOB_ID;MPI_LOCALRANKID;MPI_LOCALNRANKS;PALS_RANKID;"
+    "PALS_LOCAL_RANKID;PALS_LOCAL_SIZE;PALS_NODEID;ALPS_APP_PE;"
+    "JSM_NAMESPACE_RANK;JSM_NAMESPACE_SIZE;JSM_NAMESPACE_LOCAL_RANK;"
+    "JSM_NAMESPACE_LOCAL_SIZE;HOROVOD_RANK;HOROVOD_SIZE;HOROVOD_LOCAL_RANK;"
+    "HOROVOD_LOCAL_SIZE;HOROVOD_CROSS_RANK;HOROVOD_CROSS_SIZE";
 
 RendezvousConfigCheck::RendezvousConfigCheck(StringRef Name,
                                              ClangTidyContext *Context)

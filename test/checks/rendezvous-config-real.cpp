@@ -253,6 +253,22 @@ int localSizeFromAnyLauncher() {
   return env ? std::atoi(env) : 1;
 }
 
+// 26c. Not a case: Intel MPI's and MPICH's Hydra, then Cray's PALS (the
+// local size intel/torch-ccl reads), IBM's jsrun and horovodrun.
+int localSizeFromHydraOrPals() {
+  if (const char *impi = std::getenv("MPI_LOCALNRANKS"))
+    return std::atoi(impi);
+  if (const char *pals = std::getenv("PALS_LOCAL_SIZE"))
+    return std::atoi(pals);
+  return 0;
+}
+int rankFromOtherLaunchers() {
+  return std::atoi(std::getenv("MPI_LOCALRANKID")) +
+         std::atoi(std::getenv("PALS_RANKID")) +
+         std::atoi(std::getenv("JSM_NAMESPACE_RANK")) +
+         std::atoi(std::getenv("HOROVOD_LOCAL_RANK"));
+}
+
 // 27. Not a case: a variable that has nothing to do with the rendezvous.
 std::string dataDir() { return std::getenv("DATA_DIR"); }
 
