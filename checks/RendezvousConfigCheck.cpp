@@ -3,6 +3,7 @@
 #include "RendezvousConfigCheck.h"
 #include "AnalysisOptionsIO.h"
 #include "core/BrokenCode.h"
+#include "core/EnvironmentSwitch.h"
 #include "core/OptionList.h"
 #include "core/ProcessGroupSetup.h"
 #include "core/TranslationUnitAnalysis.h"
@@ -337,7 +338,8 @@ void RendezvousConfigCheck::checkEnvironment(
     bool Rendezvous = N.contains("RANK") || N.contains("WORLD") ||
                       N.starts_with("MASTER") || N.contains("NPROC") ||
                       N.contains("NUM_PROC");
-    if (!Rendezvous)
+    // A switch (`FIRST_RANK_ONLY=ON`) is the same on every rank.
+    if (!Rendezvous || ::ddp::readsSwitch(E.Call, E.Function))
       continue;
     diag(E.Call->getBeginLoc(),
          "'%0' is not set by torchrun (RANK, LOCAL_RANK, WORLD_SIZE, "

@@ -14,6 +14,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 using Store = c10::intrusive_ptr<c10d::Store>;
@@ -268,6 +269,26 @@ int rankFromOtherLaunchers() {
          std::atoi(std::getenv("JSM_NAMESPACE_RANK")) +
          std::atoi(std::getenv("HOROVOD_LOCAL_RANK"));
 }
+
+// 26d. Not a case: a switch that names the rank, only tested for being set
+// or against a literal (FasterTransformer's FT_LOG_FIRST_RANK_ONLY). Its
+// twin reads a number from a variable that names the rank: reported.
+bool logFirstRankOnly() {
+  const char *only = std::getenv("LOG_FIRST_RANK_ONLY");
+  return only != nullptr && std::string(only) == "ON";
+}
+bool everyRankPrints() {
+  if (const char *all = std::getenv("PRINT_ALL_RANKS"))
+    return std::strcmp(all, "1") == 0;
+  return !std::getenv("QUIET_RANKS");
+}
+int trainerRank() {
+  const char *rank = std::getenv("TRAINER_RANK");
+  if (rank != nullptr && std::string(rank) != "")
+    return std::atoi(rank);
+  return 0;
+}
+// CHECK-MESSAGES: :[[@LINE-5]]:22: warning: 'TRAINER_RANK' is not set by torchrun
 
 // 27. Not a case: a variable that has nothing to do with the rendezvous.
 std::string dataDir() { return std::getenv("DATA_DIR"); }
