@@ -1549,7 +1549,8 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
                                const FailurePaths &Failures,
                                AnalysisContext &Ctx)
     : FD(FD), Ctx(Ctx), Failures(Failures) {
-  ExitId = Cfg.getExit().getBlockID();
+  Exit = &Cfg.getExit();
+  ExitId = Exit->getBlockID();
   // Reverse post-order, iteratively.
   std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
   std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
@@ -1817,11 +1818,59 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       if (!isOutParameter(Param))
         continue;
       auto It = AtExit.find(Param);
-      if (It != AtExit.end())
-        Summary.Writes.push_back({I, It->second});
+      if (It == AtExit.end())
+        continue;
+      Summary.Writes.push_back(
+          {I, syncedOnSuccess(Param) ? Synced : It->second});
     }
   }
   return Transfers;
+}
+
+/// The integer \p B returns, when it ends in `return <constant>`.
+static std::optional<int64_t> returnedStatus(const CFGBlock *B,
+                                             const ASTContext &AST) {
+  for (auto It = B->rbegin(); It != B->rend(); ++It) {
+    std::optional<CFGStmt> S = It->getAs<CFGStmt>();
+    if (!S)
+      continue;
+    const auto *Return = dyn_cast<ReturnStmt>(S->getStmt());
+    if (!Return || !Return->getRetValue())
+      return std::nullopt;
+    const Expr *Value = Return->getRetValue();
+    if (Value->containsErrors() || Value->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult Result;
+    if (!Value->EvaluateAsInt(Result, AST))
+      return std::nullopt;
+    return Result.Val.getInt().getExtValue();
+  }
+  return std::nullopt;
+}
+
+bool RankUniformity::syncedOnSuccess(const ParmVarDecl *Param) const {
+  // `if (cudaDev >= devices) return testNotImplemented; ... MPI_Allreduce(
+  // maxMem, ...); return testSuccess;`: the caller is told when the value
+  // was not synchronised, and goes on with it only on success.
+  std::optional<int64_t> Success;
+  llvm::SmallVector<int64_t, 2> Failed;
+  for (const CFGBlock *Pred : Exit->preds()) {
+    if (!Pred || !Visited[Pred->getBlockID()] || Failures.failsIn(Pred))
+      continue;
+    std::optional<int64_t> Status = returnedStatus(Pred, Ctx.AST);
+    if (!Status)
+      return false;
+    const DivergenceState &State = Out[Pred->getBlockID()];
+    auto It = State.find(Param);
+    if (It == State.end() || !isSynced(It->second)) {
+      Failed.push_back(*Status);
+      continue;
+    }
+    if (Success && *Success != *Status)
+      return false;
+    Success = Status;
+  }
+  return Success && !Failed.empty() && !llvm::is_contained(Failed, *Success);
 }
 
 bool isWorldSizeName(llvm::StringRef Name) {

@@ -25,6 +25,7 @@ class CFG;
 class CFGBlock;
 class Expr;
 class FunctionDecl;
+class ParmVarDecl;
 class ValueDecl;
 class VarDecl;
 class Stmt;
@@ -127,6 +128,11 @@ private:
     const clang::ValueDecl *Target;
     const clang::Stmt *Anchor;
   };
+  /// Whether \p Param is synchronised on every path that returns one status,
+  /// and every other path returns another: the caller learns of the paths
+  /// that did not synchronise it.
+  bool syncedOnSuccess(const clang::ParmVarDecl *Param) const;
+
   /// At a join: what the regions of \p Branches assigned is divergent.
   void applyJoins(DivergenceState &State,
                   llvm::ArrayRef<ControllingBranch> Branches);
@@ -134,6 +140,7 @@ private:
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
   const FailurePaths &Failures;
+  const clang::CFGBlock *Exit = nullptr;
   unsigned ExitId = 0;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;

@@ -14,6 +14,8 @@ typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
 #define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
 #define MPI_INT ((MPI_Datatype)0x4c000405)
 #define MPI_FLOAT ((MPI_Datatype)0x4c00040a)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x4c000808)
+#define MPI_IN_PLACE ((void *)-1)
 #define MPI_SUM ((MPI_Op)0x58000003)
 #define MPI_MAX ((MPI_Op)0x58000001)
 #define MPI_MIN ((MPI_Op)0x58000002)

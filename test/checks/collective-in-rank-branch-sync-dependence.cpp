@@ -311,3 +311,55 @@ void useUnpublishedGrid(const Grid *g, float *buf) {
     MPI_Allreduce(buf, buf, g->py, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Allreduce' is reached only by ranks where 'g->py > 1' [ddp-collective-in-rank-branch]
+
+// A value a helper synchronises on every path that returns success, where
+// the paths that do not synchronise it return another status, and the
+// caller goes on only on success (nccl-tests' writeDeviceReport: the local
+// ranks without a GPU return early, the others reduce the memory size with
+// MPI_MIN). The early return itself is reported; the caller's loop over
+// the size is not. Its twin returns success on both paths.
+enum Status { Ok, NotEnoughDevices };
+unsigned long deviceMemory(int device);
+
+Status reportDevices(unsigned long *maxMem, int localRank, int devices) {
+  if (localRank >= devices)
+    return NotEnoughDevices;
+  *maxMem = deviceMemory(localRank);
+  MPI_Allreduce(MPI_IN_PLACE, maxMem, 1, MPI_UNSIGNED_LONG, MPI_MIN,
+                MPI_COMM_WORLD);
+  return Ok;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when 'localRank >= devices' [ddp-collective-in-rank-branch]
+
+Status sweepSizes(int localRank, int devices, float *buf) {
+  unsigned long maxMem = ~0ul;
+  Status S = reportDevices(&maxMem, localRank, devices);
+  if (S != Ok)
+    return S;
+  for (unsigned long Size = 1; Size <= maxMem; Size *= 2)
+    MPI_Allreduce(buf, buf, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  return Ok;
+}
+
+// Twin: the early return reports success too, so the caller cannot tell.
+Status reportDevicesQuietly(unsigned long *maxMem, int localRank,
+                            int devices) {
+  if (localRank >= devices)
+    return Ok;
+  *maxMem = deviceMemory(localRank);
+  MPI_Allreduce(MPI_IN_PLACE, maxMem, 1, MPI_UNSIGNED_LONG, MPI_MIN,
+                MPI_COMM_WORLD);
+  return Ok;
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:3: warning: 'MPI_Allreduce' is skipped by ranks that leave early when 'localRank >= devices' [ddp-collective-in-rank-branch]
+
+Status sweepSizesQuietly(int localRank, int devices, float *buf) {
+  unsigned long maxMem = ~0ul;
+  Status S = reportDevicesQuietly(&maxMem, localRank, devices);
+  if (S != Ok)
+    return S;
+  for (unsigned long Size = 1; Size <= maxMem; Size *= 2)
+    MPI_Allreduce(buf, buf, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  return Ok;
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'MPI_Allreduce' is called a rank-dependent number of times: the loop condition 'Size <= maxMem' depends on the rank [ddp-collective-in-rank-branch]
