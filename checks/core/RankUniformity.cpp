@@ -102,6 +102,33 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
   return nullptr;
 }
 
+/// Whether \p LHS is an element of a sequence container (`v[i]`,
+/// `v.at(i)` on a std::vector, std::array, std::deque or string): writing
+/// it leaves the container's length alone. (`m[k]` on a map inserts.)
+bool isSequenceElement(const Expr *LHS) {
+  if (!LHS)
+    return false;
+  LHS = LHS->IgnoreParenImpCasts();
+  const Expr *Container = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(LHS)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      Container = Op->getArg(0);
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(LHS)) {
+    const CXXMethodDecl *MD = Member->getMethodDecl();
+    if (MD && MD->getDeclName().isIdentifier() && MD->getName() == "at")
+      Container = Member->getImplicitObjectArgument();
+  }
+  if (!Container)
+    return false;
+  const auto *RD =
+      Container->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  llvm::StringRef Name = RD->getName();
+  return Name == "vector" || Name == "array" || Name == "deque" ||
+         Name == "basic_string" || Name == "valarray";
+}
+
 /// The variable a buffer expression is part of: `info` for `info[8]`,
 /// `&s.n` and `*info`; null for anything else.
 const ValueDecl *bufferRoot(const Expr *E) {
@@ -1050,6 +1077,11 @@ private:
   /// \p Target was written: it is no longer known to be synchronised, and
   /// what it held before is no longer in a buffer.
   void written(const ValueDecl *Target);
+  /// Only the elements of the container \p Target depend on the rank (they
+  /// were written or inserted on every rank alike): its length does not.
+  /// \p Value is what was written: an explanation shared with it is left
+  /// alone.
+  void markElementsOnly(const ValueDecl *Target, const Dep &Value);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
   void callBody(const Expr *Call, const FunctionDecl *Def,
@@ -1081,6 +1113,15 @@ void Transfer::written(const ValueDecl *Target) {
     Old->second = Dep();
   for (auto &Buffer : Copies)
     llvm::erase(Buffer.second, Target);
+}
+
+void Transfer::markElementsOnly(const ValueDecl *Target, const Dep &Value) {
+  if (!Target)
+    return;
+  auto It = State.find(Target);
+  if (It != State.end() && It->second.Why && !isSynced(It->second) &&
+      It->second.Why != Value.Why)
+    const_cast<Origin *>(It->second.Why)->ElementsOnly = true;
 }
 
 void Transfer::copy(const ValueDecl *Target, bool Exact, const Expr *To,
@@ -1339,8 +1380,7 @@ void Transfer::call(const CallExpr *Call) {
           bool SizeUniform = Before == State.end() || !Before->second.any();
           assign(Target, false, Arg, Call, O);
           if (SizeUniform)
-            if (const Origin *Now = State.lookup(Target).Why)
-              const_cast<Origin *>(Now)->ElementsOnly = true;
+            markElementsOnly(Target, O);
           break;
         }
     }
@@ -1352,8 +1392,12 @@ void Transfer::call(const CallExpr *Call) {
       Dep O = Eval.eval(OCE->getArg(1));
       if (OCE->getOperator() != OO_Equal && !O.divergent())
         O = join(O, Eval.eval(OCE->getArg(0)));
+      bool LengthUniform = isSequenceElement(OCE->getArg(0)) &&
+                           !Eval.declDivergence(Target).divergent();
       assign(Target, Exact && OCE->getOperator() == OO_Equal, OCE->getArg(1),
              OCE, O);
+      if (LengthUniform)
+        markElementsOnly(Target, O);
     }
   }
   if (const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx))
@@ -1446,8 +1490,12 @@ void Transfer::element(const CFGElement &Elem) {
         return;
       O = join(O, Own);
     }
+    bool LengthUniform = isSequenceElement(BO->getLHS()) &&
+                         !Eval.declDivergence(Target).divergent();
     assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
            O);
+    if (LengthUniform)
+      markElementsOnly(Target, O);
     if (BO->getOpcode() == BO_Assign)
       copy(Target, Exact, BO->getLHS(), BO->getRHS());
     return;
@@ -1606,12 +1654,15 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
 /// Calls \p Fn with each variable or field that \p S, one element of a
 /// block, writes: an assignment, `++`/`--`, a container update, a
 /// communicator split, the out-parameters of a function with a body.
-static void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
-                            llvm::function_ref<void(const ValueDecl *)> Fn) {
+/// Calls \p Fn with each variable \p S assigns, and whether it only writes
+/// an element of it (a sequence container's, whose length stays).
+static void
+forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
+                llvm::function_ref<void(const ValueDecl *, bool)> Fn) {
   bool Exact;
   auto Emit = [&](const Expr *E) {
     if (const ValueDecl *D = targetDecl(E, Exact))
-      Fn(D);
+      Fn(D, isSequenceElement(E));
   };
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
@@ -1683,24 +1734,32 @@ void RankUniformity::collectAssigned(const ControlDivergence &Control) {
                return C.Branch == Branch;
              });
     };
-    llvm::DenseSet<const ValueDecl *> Seen;
+    llvm::DenseMap<const ValueDecl *, size_t> Seen;
     std::vector<Assignment> &List = Assigned[Branch];
     for (const CFGBlock *X : Blocks)
       for (const CFGElement &Elem : *X) {
         auto S = Elem.getAs<CFGStmt>();
         if (!S)
           continue;
-        forEachAssigned(S->getStmt(), Ctx, [&](const ValueDecl *Target) {
-          if (!Seen.insert(Target).second)
-            return;
-          // A variable declared inside the region only exists on one side.
-          if (const auto *VD = dyn_cast<VarDecl>(Target)) {
-            auto Decl = DeclBlocks.find(VD);
-            if (Decl != DeclBlocks.end() && InRegion(Decl->second))
-              return;
-          }
-          List.push_back({Target, S->getStmt()});
-        });
+        forEachAssigned(
+            S->getStmt(), Ctx, [&](const ValueDecl *Target, bool ElementOnly) {
+              auto [It, New] = Seen.try_emplace(Target, List.size());
+              if (!New) {
+                if (It->second < List.size())
+                  List[It->second].ElementsOnly &= ElementOnly;
+                return;
+              }
+              // A variable declared inside the region only exists
+              // on one side.
+              if (const auto *VD = dyn_cast<VarDecl>(Target)) {
+                auto Decl = DeclBlocks.find(VD);
+                if (Decl != DeclBlocks.end() && InRegion(Decl->second)) {
+                  It->second = SIZE_MAX;
+                  return;
+                }
+              }
+              List.push_back({Target, S->getStmt(), ElementOnly});
+            });
       }
   }
 }
@@ -1729,6 +1788,9 @@ void RankUniformity::applyJoins(DivergenceState &State,
                                declName(A.Target));
           },
           Branch.Why.Why, /*FromControl=*/true);
+      // Only elements written alike on every rank: the length is uniform.
+      if (A.ElementsOnly && !Current.divergent())
+        const_cast<Origin *>(Why)->ElementsOnly = true;
       Dep Value = Branch.Why.divergent()
                       ? Dep(Why)
                       : Dep(Why, Branch.Why.Params, Branch.Why.EnvKeys);

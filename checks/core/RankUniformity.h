@@ -127,6 +127,9 @@ private:
   struct Assignment {
     const clang::ValueDecl *Target;
     const clang::Stmt *Anchor;
+    /// Every assignment in the region writes an element of a sequence
+    /// container: its length is the same on every rank after the join.
+    bool ElementsOnly = false;
   };
   /// Whether \p Param is synchronised on every path that returns one status,
   /// and every other path returns another: the caller learns of the paths
