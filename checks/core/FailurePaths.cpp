@@ -98,6 +98,9 @@ struct StatusTest {
   /// The test compares with a named success value (MPI_SUCCESS,
   /// ncclSuccess), not a bare 0.
   bool NamedSuccess = false;
+  /// The test compares with -1, the error sentinel of C and POSIX calls
+  /// (`if (len == -1)`).
+  bool MinusOne = false;
 };
 
 const Expr *strip(const Expr *E) {
@@ -134,6 +137,14 @@ bool isNamedConstant(const Expr *E, ASTContext &AST) {
   return Range.getBegin() == Range.getEnd();
 }
 
+bool isMinusOne(const Expr *E, ASTContext &AST) {
+  E = strip(E);
+  if (E->isValueDependent() || E->containsErrors())
+    return false;
+  Expr::EvalResult Result;
+  return E->EvaluateAsInt(Result, AST) && Result.Val.getInt() == -1;
+}
+
 std::optional<StatusTest> parseTest(const Expr *Cond, ASTContext &AST) {
   Cond = strip(Cond);
   if (const auto *Not = dyn_cast<UnaryOperator>(Cond))
@@ -147,6 +158,18 @@ std::optional<StatusTest> parseTest(const Expr *Cond, ASTContext &AST) {
     if (!BO->isComparisonOp())
       return std::nullopt;
     BinaryOperatorKind Op = BO->getOpcode();
+    if (BO->isEqualityOp())
+      for (const Expr *Sentinel : {BO->getRHS(), BO->getLHS()}) {
+        const Expr *Other =
+            Sentinel == BO->getRHS() ? BO->getLHS() : BO->getRHS();
+        if (!isMinusOne(Sentinel, AST) || isMinusOne(Other, AST))
+          continue;
+        StatusTest T;
+        T.Status = strip(Other);
+        T.ErrorOnTrue = Op == BO_EQ;
+        T.MinusOne = true;
+        return T;
+      }
     const Expr *Status = BO->getLHS(), *Zero = BO->getRHS();
     if (isZero(Status, AST)) {
       std::swap(Status, Zero);
@@ -370,7 +393,9 @@ void FailurePaths::findErrorTests(const FunctionDecl *FD,
                      auto S = Elem.getAs<CFGStmt>();
                      return S && isa<CXXThrowExpr>(S->getStmt());
                    });
-    if (!Told && (Kind != Status::OfLibrary || Returns))
+    // -1 from any call is its error sentinel, when the side throws or fails.
+    bool Sentinel = Test->MinusOne && Kind != Status::None;
+    if (!Told && ((Kind != Status::OfLibrary && !Sentinel) || Returns))
       continue;
     ErrorSides[B] = Index;
     ErrorExits.insert(Chain.begin(), Chain.end());
