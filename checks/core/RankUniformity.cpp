@@ -1410,6 +1410,29 @@ void Transfer::call(const CallExpr *Call) {
 /// this rank's device. (Functions analysed here say what they write through
 /// their own out-parameters, in their summaries; catalogued calls have their
 /// roles.)
+/// Whether parameter \p I of \p Callee is a forwarding reference of its
+/// template (`Args &&...` of std::make_shared or emplace_back): the argument
+/// is passed on to a constructor, not written.
+static bool isForwardingParameter(const FunctionDecl *Callee, unsigned I) {
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return false;
+  auto Forwarding = [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    if (const auto *Pack = T->getAs<PackExpansionType>())
+      T = Pack->getPattern();
+    const auto *Ref = T->getAs<RValueReferenceType>();
+    return Ref && !Ref->getPointeeType().hasQualifiers() &&
+           Ref->getPointeeType()->getAs<TemplateTypeParmType>();
+  };
+  for (unsigned J = 0; J < Pattern->getNumParams(); ++J) {
+    const ParmVarDecl *P = Pattern->getParamDecl(J);
+    if (P->isParameterPack() || J == I)
+      return Forwarding(P);
+  }
+  return false;
+}
+
 void Transfer::writeThroughPointers(const CallExpr *Call,
                                     const CatalogueEntry *Entry) {
   const FunctionDecl *Callee = Call->getDirectCallee();
@@ -1431,7 +1454,8 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
     QualType T = Callee->getParamDecl(I)->getType();
     if (!(T->isPointerType() || T->isReferenceType()) ||
         T->getPointeeType().isConstQualified() ||
-        T->getPointeeType()->isFunctionType())
+        T->getPointeeType()->isFunctionType() ||
+        isForwardingParameter(Callee, I))
       continue;
     bool Exact;
     const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
