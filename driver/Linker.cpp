@@ -373,9 +373,8 @@ private:
     for (const BranchRecord::Side &Side : B.Sides)
       Erased.push_back(erase(T, Side.Summary));
     // A side that calls code that did not compile may issue anything.
-    if (llvm::any_of(Erased, [](const SummaryNode *N) {
-          return N->mayIssue(UnknownOp);
-        }))
+    if (llvm::any_of(Erased,
+                     [](const SummaryNode *N) { return N->mayIssueUnknown(); }))
       return std::nullopt;
     std::vector<std::vector<Item>> Items(B.Sides.size());
     for (unsigned I = 0; I < B.Sides.size(); ++I) {

@@ -69,6 +69,9 @@ public:
     return llvm::is_contained(Ops, Op);
   }
   bool mayIssueAny() const { return !Ops.empty(); }
+  /// True if this node can run code that did not compile: it may issue
+  /// anything, so nothing is known to differ from it.
+  bool mayIssueUnknown() const { return mayIssue(UnknownOp); }
   /// True if some path through this node goes back to a loop head.
   bool loopsBack() const { return LoopsBack; }
   /// True if the node holds calls that are not resolved yet.

@@ -272,9 +272,7 @@ void FunctionAnalysis::findHandlerMismatches(std::vector<Finding> &Out,
                                      Ctx.Summaries.plain(Rest)};
       if (Plain[0] == Plain[1])
         continue;
-      // A side that calls code that did not compile may issue anything:
-      // nothing is known to differ.
-      if (Thrown->mayIssue(UnknownOp) || Rest->mayIssue(UnknownOp))
+      if (Thrown->mayIssueUnknown() || Rest->mayIssueUnknown())
         continue;
       Done.insert(Try);
 

@@ -158,18 +158,16 @@ std::optional<StatusTest> parseTest(const Expr *Cond, ASTContext &AST) {
     if (!BO->isComparisonOp())
       return std::nullopt;
     BinaryOperatorKind Op = BO->getOpcode();
-    if (BO->isEqualityOp())
-      for (const Expr *Sentinel : {BO->getRHS(), BO->getLHS()}) {
-        const Expr *Other =
-            Sentinel == BO->getRHS() ? BO->getLHS() : BO->getRHS();
-        if (!isMinusOne(Sentinel, AST) || isMinusOne(Other, AST))
-          continue;
-        StatusTest T;
-        T.Status = strip(Other);
-        T.ErrorOnTrue = Op == BO_EQ;
-        T.MinusOne = true;
-        return T;
-      }
+    // `len == -1`, `-1 != fd`: the error sentinel.
+    if (BO->isEqualityOp() &&
+        isMinusOne(BO->getLHS(), AST) != isMinusOne(BO->getRHS(), AST)) {
+      StatusTest T;
+      T.Status =
+          strip(isMinusOne(BO->getRHS(), AST) ? BO->getLHS() : BO->getRHS());
+      T.ErrorOnTrue = Op == BO_EQ;
+      T.MinusOne = true;
+      return T;
+    }
     const Expr *Status = BO->getLHS(), *Zero = BO->getRHS();
     if (isZero(Status, AST)) {
       std::swap(Status, Zero);

@@ -930,9 +930,8 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       continue;
     // A side that calls code that did not compile may issue anything:
     // nothing is known to differ.
-    if (llvm::any_of(ArmSummaries, [](const SummaryNode *N) {
-          return N->mayIssue(UnknownOp);
-        }))
+    if (llvm::any_of(ArmSummaries,
+                     [](const SummaryNode *N) { return N->mayIssueUnknown(); }))
       continue;
     std::vector<Finding::Side> Sides;
     if (Ctx.ExternalKey)

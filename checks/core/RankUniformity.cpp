@@ -1906,8 +1906,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       auto It = AtExit.find(Param);
       if (It == AtExit.end())
         continue;
-      Summary.Writes.push_back(
-          {I, syncedOnSuccess(Param) ? Synced : It->second});
+      bool Success = !isSynced(It->second) && syncedOnSuccess(Param);
+      Summary.Writes.push_back({I, Success ? Synced : It->second});
     }
   }
   return Transfers;
