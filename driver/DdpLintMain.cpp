@@ -174,6 +174,8 @@ struct Unit {
   TUSummary Summary;
   /// The parsed TU, kept for later rounds while the memory budget allows.
   std::unique_ptr<ParsedTU> Parsed;
+  /// The memory it holds, while kept.
+  size_t ParsedBytes = 0;
   /// Parsed at least once in this run (else every round came from the
   /// cache).
   bool WasParsed = false;
@@ -181,10 +183,11 @@ struct Unit {
   const Preamble *Against = nullptr;
 };
 
-/// How phase 1 went: how many parsed TUs are kept in memory.
+/// How phase 1 went: the memory the parsed TUs kept for later rounds hold.
 struct Phase1State {
-  std::atomic<unsigned> Kept{0};
-  unsigned MaxKept = 0;
+  std::mutex KeptLock;
+  size_t KeptBytes = 0;
+  size_t MaxKeptBytes = 0;
   /// Where preambles are kept; empty with --no-preamble.
   std::string PreambleDir;
   /// Every preamble this run obtained (a deque, whose elements stay where
@@ -193,17 +196,23 @@ struct Phase1State {
   std::map<std::string, const Preamble *> ByGroup;
 };
 
-/// How many parsed TUs to keep between rounds: a LibTorch TU takes about
-/// 0.6 GB, so a quarter of the memory at 0.75 GB each, at most 64.
-unsigned keptTUBudget() {
+/// How much memory the parsed TUs kept between rounds may hold: a quarter
+/// of the machine's (a later round analyses a kept TU again without its
+/// parse, which is nearly all of a TU's cost), 3 GB where that is unknown.
+/// ParsedTU::memoryBytes counts what Clang's allocators report; the process
+/// grows by about half as much again (measured on a LibTorch code base:
+/// 5.9 GB counted, 7.6 GB more resident), which keptCost adds.
+size_t keptBytesBudget() {
   std::ifstream MemInfo("/proc/meminfo");
   std::string Key;
   uint64_t KiB = 0;
   while (MemInfo >> Key >> KiB)
     if (Key == "MemTotal:")
-      return unsigned(std::min<uint64_t>(64, KiB / 4 / (768 * 1024)));
-  return 4;
+      return size_t(KiB / 4 * 1024);
+  return size_t(3) << 30;
 }
+
+size_t keptCost(size_t MemoryBytes) { return MemoryBytes + MemoryBytes / 2; }
 
 double secondsSince(std::chrono::steady_clock::time_point Start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
@@ -367,6 +376,10 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     std::unique_ptr<ParsedTU> Parsed = std::move(U.Parsed);
     auto Start = std::chrono::steady_clock::now();
     bool Kept = Parsed != nullptr;
+    if (Kept) {
+      std::lock_guard<std::mutex> Lock(State.KeptLock);
+      State.KeptBytes -= U.ParsedBytes;
+    }
     std::string How = "kept in memory";
     if (!Kept) {
       const Preamble *Against = U.Against;
@@ -397,12 +410,13 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     }
     auto ParseEnd = std::chrono::steady_clock::now();
     U.Summary = Parsed->summarize(U.Options, U.Imports);
+    size_t Bytes = Parsed->error().empty() ? Parsed->memoryBytes() : 0;
     if (Verbose)
       Progress.print(fmt::format(
           "ddp-lint: {}: parse {:.2f} s {}, analysis {:.3f} s, {} facts "
-          "from other TUs",
+          "from other TUs, {} MB parsed",
           U.File, std::chrono::duration<double>(ParseEnd - Start).count(), How,
-          secondsSince(ParseEnd), U.Imports.size()));
+          secondsSince(ParseEnd), U.Imports.size(), Bytes >> 20));
     U.Summary.MainFile = U.File;
     U.Summary.Key = Keys[I];
     Cache.store(U.Summary);
@@ -410,10 +424,14 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
       Progress.reanalysed();
     else
       Progress.parsed();
-    if (Parsed->error().empty() && State.Kept++ < State.MaxKept)
+    if (!Parsed->error().empty())
+      return;
+    std::lock_guard<std::mutex> Lock(State.KeptLock);
+    if (State.KeptBytes + keptCost(Bytes) <= State.MaxKeptBytes) {
+      State.KeptBytes += keptCost(Bytes);
+      U.ParsedBytes = keptCost(Bytes);
       U.Parsed = std::move(Parsed);
-    else if (Parsed->error().empty())
-      --State.Kept;
+    }
   };
   std::vector<std::thread> Threads;
   auto Work = [&] {
@@ -611,7 +629,7 @@ int main(int argc, const char **argv) {
       Jobs ? Jobs.getValue() : llvm::hardware_concurrency().compute_thread_count();
   ProgressLine Progress(llvm::sys::Process::StandardErrIsDisplayed());
   Phase1State State;
-  State.MaxKept = keptTUBudget();
+  State.MaxKeptBytes = keptBytesBudget();
   // Preambles live beside the summaries; without a cache, in a directory of
   // this run's own.
   TemporaryDirectory NoCacheDir;

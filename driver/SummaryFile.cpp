@@ -25,10 +25,17 @@ std::string FactRecord::id() const {
   case Kind::Summary:
     break;
   }
-  // A summary that changes is another fact: the importer is analysed again.
+  // A summary whose dependences change is another fact: the importer is
+  // analysed again. Its explanations are left out: a longer or shorter
+  // chain to the same rank source changes nothing the importer decides, and
+  // the explanation it was analysed with stays true.
+  DepSummaryRecord Bare = Summary;
+  Bare.Return.Why.clear();
+  for (auto &[Index, D] : Bare.Writes)
+    D.Why.clear();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  OS << toJSON(Summary);
+  OS << toJSON(Bare);
   return "s:" + Key + ":" + llvm::utohexstr(llvm::xxh3_64bits(Text));
 }
 

@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
@@ -124,6 +125,21 @@ ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command,
   if (Against)
     Against->addDependencies(Out.Dependencies);
   return Out;
+}
+
+size_t ParsedTU::memoryBytes() const {
+  if (!AST)
+    return 0;
+  const ASTContext &Context = AST->getASTContext();
+  const SourceManager &SM = AST->getSourceManager();
+  SourceManager::MemoryBufferSizes Buffers = SM.getMemoryBufferSizes();
+  size_t Bytes = Context.getASTAllocatedMemory() +
+                 Context.getSideTableAllocatedMemory() +
+                 SM.getDataStructureSizes() + SM.getContentCacheSize() +
+                 Buffers.malloc_bytes + Buffers.mmap_bytes;
+  if (AST->getPreprocessorPtr())
+    Bytes += AST->getPreprocessor().getTotalMemory();
+  return Bytes;
 }
 
 TUSummary ParsedTU::summarize(const AnalysisOptions &Opts,

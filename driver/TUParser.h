@@ -35,6 +35,9 @@ public:
   const std::string &error() const { return Error; }
   /// Errors in a TU that parsed (code for another release, say).
   unsigned compileErrors() const { return CompileErrors; }
+  /// The memory the parsed TU holds (its AST, source buffers and
+  /// preprocessor), in bytes: what keeping it for a later round costs.
+  size_t memoryBytes() const;
   /// Phase 1 on the parsed TU, with the facts \p Imports from other TUs.
   TUSummary summarize(const AnalysisOptions &Opts,
                       const std::vector<FactRecord> &Imports) const;
