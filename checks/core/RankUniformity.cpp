@@ -4,6 +4,7 @@
 #include "core/BrokenCode.h"
 #include "core/DataLoading.h"
 #include "core/FailurePaths.h"
+#include "core/PublishedValues.h"
 #include "core/TensorLists.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -1788,19 +1789,104 @@ void RankUniformity::collectAssigned(const ControlDivergence &Control) {
   }
 }
 
-void RankUniformity::applyJoins(DivergenceState &State,
+const PublishingBranch *RankUniformity::publishing(const CFGBlock *Branch,
+                                                   const CFGBlock *Join) {
+  auto [It, New] = Publishing.try_emplace(Branch);
+  if (New) {
+    auto IsRank = [&](const Expr *E) {
+      if (!isPlainValue(E))
+        return false;
+      Dep D = divergenceAt(Branch, E);
+      return D.divergent() && D.Why->ExactRank;
+    };
+    It->second = publishingBranch(Branch, Join, RPO, IsRank, Ctx);
+    if (It->second)
+      for (const CFGBlock *Merge : It->second->Merges)
+        MergesAt[Merge].push_back(Branch);
+  }
+  return It->second ? &*It->second : nullptr;
+}
+
+std::optional<Dep> RankUniformity::publishedValue(const Assignment &A,
+                                                  const CFGBlock *At,
+                                                  const PublishingBranch &P) {
+  // What the other ranks hold on every way into the join (or where the
+  // sides meet) from their side; past where they met, the root's value has
+  // been replaced by theirs.
+  bool Any = false, AllSynced = true;
+  Dep Joined;
+  for (const CFGBlock *Pred : At->preds()) {
+    if (!Pred || !Visited[Pred->getBlockID()] ||
+        !(P.OtherSide.contains(Pred) || P.Shared.contains(Pred)))
+      continue;
+    Any = true;
+    const DivergenceState &From = Out[Pred->getBlockID()];
+    auto Held = From.find(A.Target);
+    if (Held != From.end() && isSynced(Held->second))
+      continue;
+    Evaluator Eval(Ctx, FD, From, Fallbacks);
+    Dep Value = Eval.declDivergence(A.Target);
+    AllSynced = false;
+    if (Value.divergent())
+      return std::nullopt;
+    // Still conditional on the function's inputs (a pointer parameter's
+    // placeholder, for one).
+    Joined = join(Joined, Value);
+  }
+  // A plain copy of what was received is the root's only if the root copied
+  // it into the buffer before the broadcast: Transfer::copy knows that, and
+  // the join keeps what both sides synchronised.
+  if (!Any || AllSynced || !writtenFromData(A.Target, P.OtherSide))
+    return std::nullopt;
+  return Joined;
+}
+
+bool RankUniformity::writtenFromData(
+    const ValueDecl *Target, const llvm::DenseSet<const CFGBlock *> &Blocks) {
+  bool FromData = false;
+  for (const CFGBlock *B : Blocks)
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      if (!S || FromData)
+        continue;
+      forEachAssigned(S->getStmt(), Ctx, [&](const ValueDecl *D, bool) {
+        if (D != Target)
+          return;
+        // `is_root = false`: a constant is not something received.
+        const auto *BO = dyn_cast<BinaryOperator>(S->getStmt());
+        const Expr *RHS = BO && BO->getOpcode() == BO_Assign
+                              ? BO->getRHS()->IgnoreParenImpCasts()
+                              : nullptr;
+        if (!RHS || RHS->containsErrors() || RHS->isValueDependent() ||
+            !RHS->isEvaluatable(Ctx.AST))
+          FromData = true;
+      });
+    }
+  return FromData;
+}
+
+void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
                                 llvm::ArrayRef<ControllingBranch> Branches) {
   Evaluator Eval(Ctx, FD, State, Fallbacks);
   for (const ControllingBranch &Branch : Branches) {
     auto It = Assigned.find(Branch.Branch);
     if (It == Assigned.end())
       continue;
+    const PublishingBranch *Publisher = publishing(Branch.Branch, Join);
     for (const Assignment &A : It->second) {
       // Synchronised on every way into the join after its last assignment
       // (both sides broadcast it): the same on every rank.
       auto Now = State.find(A.Target);
       if (Now != State.end() && isSynced(Now->second))
         continue;
+      // Set by the other ranks from what the root broadcast them: what the
+      // root holds.
+      if (Publisher)
+        if (std::optional<Dep> Published =
+                publishedValue(A, Join, *Publisher)) {
+          State[A.Target] = *Published;
+          continue;
+        }
       Dep Current = Eval.declDivergence(A.Target);
       if (Current.divergent())
         continue;
@@ -1840,6 +1926,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Escapes.clear();
   JoinEscapes.clear();
   collectAssigned(Control);
+  Publishing.clear();
+  MergesAt.clear();
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
@@ -1862,9 +1950,21 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
         First = false;
       }
       auto Controlled = Control.find(B);
+      // Where a publishing branch's sides meet before its join: the root
+      // holds what the others set from what it sent them.
+      if (auto Merging = MergesAt.find(B); Merging != MergesAt.end())
+        for (const CFGBlock *Branch : Merging->second) {
+          auto Assignments = Assigned.find(Branch);
+          if (Assignments == Assigned.end())
+            continue;
+          const PublishingBranch &P = *Publishing.find(Branch)->second;
+          for (const Assignment &A : Assignments->second)
+            if (std::optional<Dep> Published = publishedValue(A, B, P))
+              State[A.Target] = *Published;
+        }
       auto Joined = Joins.find(B);
       if (Joined != Joins.end())
-        applyJoins(State, Joined->second);
+        applyJoins(State, B, Joined->second);
       Transfer T(Ctx, FD, State,
                  Controlled == Control.end() ? nullptr : &Controlled->second,
                  Aliases, Fallbacks, Rec);

@@ -15,9 +15,11 @@
 
 #include "core/AnalysisContext.h"
 #include "core/Dependence.h"
+#include "core/PublishedValues.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -136,9 +138,22 @@ private:
   /// that did not synchronise it.
   bool syncedOnSuccess(const clang::ParmVarDecl *Param) const;
 
-  /// At a join: what the regions of \p Branches assigned is divergent.
-  void applyJoins(DivergenceState &State,
+  /// At the join \p Join: what the regions of \p Branches assigned is
+  /// divergent, unless the root of a broadcast published it.
+  void applyJoins(DivergenceState &State, const clang::CFGBlock *Join,
                   llvm::ArrayRef<ControllingBranch> Branches);
+  /// The branch's sides, if it tells a broadcast's root from the other
+  /// ranks (see PublishedValues.h).
+  const PublishingBranch *publishing(const clang::CFGBlock *Branch,
+                                     const clang::CFGBlock *Join);
+  /// What \p A's target holds at \p At, the join of a publishing branch or
+  /// where its sides meet: what the other ranks set it to from data, if that
+  /// is the same on all of them.
+  std::optional<Dep> publishedValue(const Assignment &A,
+                                    const clang::CFGBlock *At,
+                                    const PublishingBranch &P);
+  bool writtenFromData(const clang::ValueDecl *Target,
+                       const llvm::DenseSet<const clang::CFGBlock *> &Blocks);
 
   const clang::FunctionDecl *FD;
   AnalysisContext &Ctx;
@@ -163,6 +178,15 @@ private:
   /// What each declaration falls back to when a state does not hold it,
   /// for this run.
   mutable llvm::DenseMap<const clang::ValueDecl *, Dep> Fallbacks;
+  /// Per rank-dependent branch, whether it tells a broadcast's root from the
+  /// other ranks, for this run.
+  llvm::DenseMap<const clang::CFGBlock *, std::optional<PublishingBranch>>
+      Publishing;
+  /// The publishing branches whose sides meet at each block before their
+  /// join.
+  llvm::DenseMap<const clang::CFGBlock *,
+                 llvm::SmallVector<const clang::CFGBlock *, 1>>
+      MergesAt;
   /// Per rank-dependent branch, what its region assigns.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };

@@ -1,0 +1,159 @@
+//===--- PublishedValues.cpp - What the root of a broadcast publishes -----===//
+
+#include "core/PublishedValues.h"
+#include "core/AnalysisContext.h"
+#include "core/CollectiveCatalogue.h"
+#include "core/CommunicatorMembership.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace clang;
+
+namespace ddp {
+
+namespace {
+
+/// The branch's test: which successor the root takes, and the root's value.
+struct RootTest {
+  unsigned RootSuccessor;
+  const Expr *Root; ///< Null for `!rank` and `if (rank)`: the root is 0.
+};
+
+std::optional<RootTest>
+rootTest(const Expr *Cond,
+         llvm::function_ref<bool(const clang::Expr *)> IsRank) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    if (UO->getOpcode() == UO_LNot && IsRank(UO->getSubExpr()))
+      return RootTest{0, nullptr};
+  if (IsRank(Cond))
+    return RootTest{1, nullptr};
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
+    return std::nullopt;
+  unsigned Successor = BO->getOpcode() == BO_EQ ? 0 : 1;
+  if (IsRank(BO->getLHS()) && !IsRank(BO->getRHS()))
+    return RootTest{Successor, BO->getRHS()};
+  if (IsRank(BO->getRHS()) && !IsRank(BO->getLHS()))
+    return RootTest{Successor, BO->getLHS()};
+  return std::nullopt;
+}
+
+/// The blocks reachable from \p Start before \p Join.
+llvm::DenseSet<const CFGBlock *> sideOf(const CFGBlock *Start,
+                                        const CFGBlock *Join) {
+  llvm::DenseSet<const CFGBlock *> Side;
+  llvm::SmallVector<const CFGBlock *, 16> Work;
+  if (Start && Start != Join)
+    Work.push_back(Start);
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (!Side.insert(B).second)
+      continue;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Succ != Join)
+        Work.push_back(Succ);
+  }
+  return Side;
+}
+
+/// The root argument of a broadcast whose catalogue name is \p Op.
+std::optional<unsigned> rootArgument(llvm::StringRef Op) {
+  if (Op == "MPI_Bcast" || Op == "MPI_Ibcast" || Op == "MPI_Bcast_init" ||
+      Op == "ncclBcast")
+    return 3;
+  if (Op == "ncclBroadcast")
+    return 4;
+  return std::nullopt;
+}
+
+/// The first collective call the side \p Side issues, walking its blocks in
+/// the order \p Order gives.
+const CallExpr *firstCollective(llvm::ArrayRef<const CFGBlock *> Order,
+                                const llvm::DenseSet<const CFGBlock *> &Side,
+                                const CatalogueEntry *&Entry,
+                                AnalysisContext &Ctx) {
+  for (const CFGBlock *B : Order) {
+    if (!Side.contains(B))
+      continue;
+    for (const CFGElement &Elem : *B) {
+      auto S = Elem.getAs<CFGStmt>();
+      const auto *Call = S ? dyn_cast<CallExpr>(S->getStmt()) : nullptr;
+      if (!Call || Call->containsErrors())
+        continue;
+      Entry = Ctx.Catalogue.classify(Call);
+      if (Entry && isCollectiveRole(Entry->Role))
+        return Call;
+    }
+  }
+  return nullptr;
+}
+
+/// Whether \p Arg names the root \p Root (null: rank 0).
+bool sameRoot(const Expr *Arg, const Expr *Root, const ASTContext &AST) {
+  Expr::EvalResult A, R;
+  bool ArgConstant = !Arg->isValueDependent() && Arg->EvaluateAsInt(A, AST);
+  if (!Root)
+    return ArgConstant && A.Val.getInt() == 0;
+  bool RootConstant = !Root->isValueDependent() && Root->EvaluateAsInt(R, AST);
+  if (ArgConstant && RootConstant)
+    return llvm::APSInt::isSameValue(A.Val.getInt(), R.Val.getInt());
+  return !ArgConstant && !RootConstant && sameObject(Arg, Root);
+}
+
+} // namespace
+
+std::optional<PublishingBranch>
+publishingBranch(const CFGBlock *Branch, const CFGBlock *Join,
+                 llvm::ArrayRef<const CFGBlock *> Order,
+                 llvm::function_ref<bool(const clang::Expr *)> IsRank,
+                 AnalysisContext &Ctx) {
+  const Stmt *Terminator = Branch->getTerminatorCondition();
+  const auto *Cond = dyn_cast_or_null<Expr>(Terminator);
+  if (!Cond || Cond->containsErrors() || Branch->succ_size() != 2)
+    return std::nullopt;
+  std::optional<RootTest> Test = rootTest(Cond, IsRank);
+  if (!Test)
+    return std::nullopt;
+  llvm::DenseSet<const CFGBlock *> Sides[2];
+  for (unsigned I = 0; I < 2; ++I)
+    Sides[I] = sideOf(*(Branch->succ_begin() + I), Join);
+  PublishingBranch Result;
+  for (const CFGBlock *B : Sides[0])
+    if (Sides[1].contains(B))
+      Result.Shared.insert(B);
+  for (unsigned I = 0; I < 2; ++I) {
+    llvm::DenseSet<const CFGBlock *> Own;
+    for (const CFGBlock *B : Sides[I])
+      if (!Result.Shared.contains(B))
+        Own.insert(B);
+    const CatalogueEntry *Entry = nullptr;
+    const CallExpr *First = firstCollective(Order, Own, Entry, Ctx);
+    if (!First || !publishesRootValue(Entry->Display))
+      return std::nullopt;
+    if (std::optional<unsigned> Arg = rootArgument(Entry->Display))
+      if (*Arg >= First->getNumArgs() ||
+          !sameRoot(First->getArg(*Arg), Test->Root, Ctx.AST))
+        return std::nullopt;
+    if (I != Test->RootSuccessor)
+      Result.OtherSide = std::move(Own);
+  }
+  for (const CFGBlock *B : Result.Shared) {
+    bool FromOther = false, FromRoot = false;
+    for (const CFGBlock *Pred : B->preds()) {
+      if (!Pred || Result.Shared.contains(Pred))
+        continue;
+      bool Other = Result.OtherSide.contains(Pred);
+      FromOther |= Other;
+      FromRoot |= !Other && (Pred == Branch || Sides[0].contains(Pred) ||
+                             Sides[1].contains(Pred));
+    }
+    if (FromOther && FromRoot)
+      Result.Merges.push_back(B);
+  }
+  return Result;
+}
+
+} // namespace ddp
