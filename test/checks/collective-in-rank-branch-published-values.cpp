@@ -1,7 +1,6 @@
 // RUN: %check_ddp_tidy %s 'ddp-*' %t -- -- %mock_flags
-// RUN: %expect_exit 1 %ddp_lint --no-cache --source-root %S %s -- %mock_flags >
-// %t.lint.txt RUN: FileCheck %s --check-prefix=LINT --input-file=%t.lint.txt
-// --implicit-check-not=warning:
+// RUN: %expect_exit 1 %ddp_lint --no-cache --source-root %S %s -- %mock_flags > %t.lint.txt
+// RUN: FileCheck %s --check-prefix=LINT --input-file=%t.lint.txt --implicit-check-not=warning:
 
 // Rank 0 reads the input and broadcasts it; the other ranks set the same
 // variables from what they received (intel/mpi-benchmarks' IMB_basic_input).
@@ -100,10 +99,8 @@ void syncOnRoot(int argc) {
   if (readRole(argc))
     MPI_Barrier(MPI_COMM_WORLD);
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is reached only by
-// ranks where 'readRole(argc)' [ddp-rank-gated-barrier] LINT:
-// published-values.cpp:[[@LINE-4]]:7: warning: ranks can issue different
-// collective sequences [ddp-collective-order]
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is reached only by ranks where 'readRole(argc)' [ddp-rank-gated-barrier]
+// LINT: published-values.cpp:[[@LINE-4]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
 
 // Twin: rank 0's side receives from rank 1; nothing says what rank 0 sent.
 int readFromOther(int argc, char **argv) {
@@ -124,11 +121,8 @@ void loopOverOther(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     MPI_Barrier(MPI_COMM_WORLD);
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a
-// rank-dependent number of times: the loop condition 'i < n' depends on the
-// rank [ddp-rank-gated-barrier] LINT: published-values.cpp:[[@LINE-4]]:19:
-// warning: the number of 'MPI_Barrier' calls depends on the rank
-// [ddp-rank-dependent-loop]
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < n' depends on the rank [ddp-rank-gated-barrier]
+// LINT: published-values.cpp:[[@LINE-4]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
 
 // Twin: the other side sets it from its own rank.
 int readOwn(int argc, char **argv) {
@@ -150,8 +144,5 @@ void loopOverOwn(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     MPI_Barrier(MPI_COMM_WORLD);
 }
-// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a
-// rank-dependent number of times: the loop condition 'i < n' depends on the
-// rank [ddp-rank-gated-barrier] LINT: published-values.cpp:[[@LINE-4]]:19:
-// warning: the number of 'MPI_Barrier' calls depends on the rank
-// [ddp-rank-dependent-loop]
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < n' depends on the rank [ddp-rank-gated-barrier]
+// LINT: published-values.cpp:[[@LINE-4]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
