@@ -6,6 +6,7 @@
 #include "core/CommunicatorMembership.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -121,6 +122,7 @@ publishingBranch(const CFGBlock *Branch, const CFGBlock *Join,
   for (unsigned I = 0; I < 2; ++I)
     Sides[I] = sideOf(*(Branch->succ_begin() + I), Join);
   PublishingBranch Result;
+  bool Returns[2] = {false, false};
   for (const CFGBlock *B : Sides[0])
     if (Sides[1].contains(B))
       Result.Shared.insert(B);
@@ -137,9 +139,16 @@ publishingBranch(const CFGBlock *Branch, const CFGBlock *Join,
       if (*Arg >= First->getNumArgs() ||
           !sameRoot(First->getArg(*Arg), Test->Root, Ctx.AST))
         return std::nullopt;
+    Returns[I] = llvm::any_of(Own, [](const CFGBlock *B) {
+      return llvm::any_of(*B, [](const CFGElement &Elem) {
+        auto S = Elem.getAs<CFGStmt>();
+        return S && isa<ReturnStmt>(S->getStmt());
+      });
+    });
     if (I != Test->RootSuccessor)
       Result.OtherSide = std::move(Own);
   }
+  Result.BothReturn = Returns[0] && Returns[1];
   for (const CFGBlock *B : Result.Shared) {
     bool FromOther = false, FromRoot = false;
     for (const CFGBlock *Pred : B->preds()) {

@@ -54,6 +54,10 @@ struct PublishingBranch {
   llvm::DenseSet<const clang::CFGBlock *> OtherSide, Shared;
   /// Where the sides meet: blocks with a predecessor on each side.
   llvm::SmallVector<const clang::CFGBlock *, 2> Merges;
+  /// Each side has a return of its own (`if (ok < 0) return ok;` after the
+  /// broadcast of ok, on both): which of them returns does not tell the
+  /// root from the others.
+  bool BothReturn = false;
 };
 
 /// Whether the branch that ends \p Branch, joining at \p Join, tests whether

@@ -1561,10 +1561,13 @@ void Transfer::element(const CFGElement &Elem) {
     if (!Value || !FD)
       return;
     Dep O = Eval.eval(Value);
-    // Ranks that return here and ranks that go on return different values.
+    // Ranks that return here and ranks that go on return different values
+    // (unless the root and the others each return alike after a broadcast).
     if (!O.divergent() && Controls)
       for (const ControllingBranch &Branch : *Controls)
-        O = join(O, Branch.Why);
+        if (!Rec.MirroredReturns ||
+            !Rec.MirroredReturns->contains(Branch.Branch))
+          O = join(O, Branch.Why);
     if (!O.any())
       return;
     const Origin *Why = Ctx.origin(
@@ -1800,9 +1803,12 @@ const PublishingBranch *RankUniformity::publishing(const CFGBlock *Branch,
       return D.divergent() && D.Why->ExactRank;
     };
     It->second = publishingBranch(Branch, Join, RPO, IsRank, Ctx);
-    if (It->second)
+    if (It->second) {
       for (const CFGBlock *Merge : It->second->Merges)
         MergesAt[Merge].push_back(Branch);
+      if (It->second->BothReturn)
+        MirroredReturns.insert(Branch);
+    }
   }
   return It->second ? &*It->second : nullptr;
 }
@@ -1928,12 +1934,16 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   collectAssigned(Control);
   Publishing.clear();
   MergesAt.clear();
+  MirroredReturns.clear();
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
-  Recording Rec{Dep(), &Calls, &Escapes};
+  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns};
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
+    // Every pass visits every return again: the result is the last pass's
+    // (an earlier one may not have known which branches publish).
+    Rec.Return = Dep();
     Transfers += RPO.size();
     for (const CFGBlock *B : RPO) {
       DivergenceState State;

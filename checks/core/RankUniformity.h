@@ -111,6 +111,9 @@ public:
     Dep Return;
     llvm::MapVector<const clang::Expr *, CallRecord> *Calls;
     llvm::MapVector<const clang::ValueDecl *, Dep> *Escapes;
+    /// Publishing branches both of whose sides return: a return under one
+    /// does not tell its ranks from the others (see PublishedValues.h).
+    const llvm::DenseSet<const clang::CFGBlock *> *MirroredReturns = nullptr;
   };
 
   /// The expression the branch that ends \p B tests, or null.
@@ -182,6 +185,8 @@ private:
   /// other ranks, for this run.
   llvm::DenseMap<const clang::CFGBlock *, std::optional<PublishingBranch>>
       Publishing;
+  /// The publishing branches both of whose sides return.
+  llvm::DenseSet<const clang::CFGBlock *> MirroredReturns;
   /// The publishing branches whose sides meet at each block before their
   /// join.
   llvm::DenseMap<const clang::CFGBlock *,

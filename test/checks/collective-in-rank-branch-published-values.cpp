@@ -80,6 +80,66 @@ void runChecked(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Each side leaves early alike when the root found the input bad: the
+// result does not tell the root from the others.
+int readStatus(int argc, char **argv) {
+  int rank, info[1], ok;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    ok = argc < 2 ? -1 : 0;
+    info[0] = ok;
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok < 0)
+      return ok;
+  } else {
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    ok = info[0];
+    if (ok < 0)
+      return ok;
+  }
+  return 0;
+}
+
+void runIfValid(int argc, char **argv) {
+  if (readStatus(argc, argv) < 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return;
+  }
+  int one = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &one, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+// Twin: only the root leaves early; the others return 0 and wait.
+int readStatusOnRoot(int argc, char **argv) {
+  int rank, info[1], ok;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    ok = argc < 2 ? -1 : 0;
+    info[0] = ok;
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok < 0)
+      return ok;
+  } else {
+    MPI_Bcast(info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    ok = info[0];
+  }
+  return 0;
+}
+
+void runIfValidOnRoot(int argc, char **argv) {
+  if (readStatusOnRoot(argc, argv) < 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return;
+  }
+  int one = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &one, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-7]]:5: warning: 'MPI_Barrier' is reached only by ranks where 'readStatusOnRoot(argc, argv) < 0' [ddp-rank-gated-barrier]
+// CHECK-MESSAGES: :[[@LINE-7]]:5: warning: 'MPI_Finalize' is reached only by ranks where 'readStatusOnRoot(argc, argv) < 0' [ddp-collective-in-rank-branch]
+// LINT: published-values.cpp:[[@LINE-10]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+
 // Twin: a role flag, a constant on each side.
 int readRole(int argc) {
   int rank, info[1], isRoot;
