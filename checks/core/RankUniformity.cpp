@@ -1815,6 +1815,7 @@ const PublishingBranch *RankUniformity::publishing(const CFGBlock *Branch,
 
 std::optional<Dep> RankUniformity::publishedValue(const Assignment &A,
                                                   const CFGBlock *At,
+                                                  const CFGBlock *Branch,
                                                   const PublishingBranch &P) {
   // What the other ranks hold on every way into the join (or where the
   // sides meet) from their side; past where they met, the root's value has
@@ -1842,13 +1843,17 @@ std::optional<Dep> RankUniformity::publishedValue(const Assignment &A,
   // A plain copy of what was received is the root's only if the root copied
   // it into the buffer before the broadcast: Transfer::copy knows that, and
   // the join keeps what both sides synchronised.
-  if (!Any || AllSynced || !writtenFromData(A.Target, P.OtherSide))
+  if (!Any || AllSynced || !writtenFromData(A.Target, Branch, P.OtherSide))
     return std::nullopt;
   return Joined;
 }
 
 bool RankUniformity::writtenFromData(
-    const ValueDecl *Target, const llvm::DenseSet<const CFGBlock *> &Blocks) {
+    const ValueDecl *Target, const CFGBlock *Branch,
+    const llvm::DenseSet<const CFGBlock *> &Blocks) {
+  auto [Cached, New] = FromDataCache.try_emplace({Branch, Target}, false);
+  if (!New)
+    return Cached->second;
   bool FromData = false;
   for (const CFGBlock *B : Blocks)
     for (const CFGElement &Elem : *B) {
@@ -1868,6 +1873,7 @@ bool RankUniformity::writtenFromData(
           FromData = true;
       });
     }
+  FromDataCache[{Branch, Target}] = FromData;
   return FromData;
 }
 
@@ -1889,7 +1895,7 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
       // root holds.
       if (Publisher)
         if (std::optional<Dep> Published =
-                publishedValue(A, Join, *Publisher)) {
+                publishedValue(A, Join, Branch.Branch, *Publisher)) {
           State[A.Target] = *Published;
           continue;
         }
@@ -1935,6 +1941,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Publishing.clear();
   MergesAt.clear();
   MirroredReturns.clear();
+  FromDataCache.clear();
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
@@ -1969,7 +1976,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
             continue;
           const PublishingBranch &P = *Publishing.find(Branch)->second;
           for (const Assignment &A : Assignments->second)
-            if (std::optional<Dep> Published = publishedValue(A, B, P))
+            if (std::optional<Dep> Published = publishedValue(A, B, Branch, P))
               State[A.Target] = *Published;
         }
       auto Joined = Joins.find(B);

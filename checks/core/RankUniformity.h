@@ -154,8 +154,12 @@ private:
   /// is the same on all of them.
   std::optional<Dep> publishedValue(const Assignment &A,
                                     const clang::CFGBlock *At,
+                                    const clang::CFGBlock *Branch,
                                     const PublishingBranch &P);
+  /// Whether \p Blocks, the other side of \p Branch, write \p Target with
+  /// something other than a constant (`is_root = 0` is not received data).
   bool writtenFromData(const clang::ValueDecl *Target,
+                       const clang::CFGBlock *Branch,
                        const llvm::DenseSet<const clang::CFGBlock *> &Blocks);
 
   const clang::FunctionDecl *FD;
@@ -185,6 +189,10 @@ private:
   /// other ranks, for this run.
   llvm::DenseMap<const clang::CFGBlock *, std::optional<PublishingBranch>>
       Publishing;
+  /// writtenFromData's answers, by branch and variable, for this run.
+  llvm::DenseMap<std::pair<const clang::CFGBlock *, const clang::ValueDecl *>,
+                 bool>
+      FromDataCache;
   /// The publishing branches both of whose sides return.
   llvm::DenseSet<const clang::CFGBlock *> MirroredReturns;
   /// The publishing branches whose sides meet at each block before their
