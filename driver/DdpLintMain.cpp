@@ -200,8 +200,8 @@ struct Phase1State {
 /// of the machine's (a later round analyses a kept TU again without its
 /// parse, which is nearly all of a TU's cost), 3 GB where that is unknown.
 /// ParsedTU::memoryBytes counts what Clang's allocators report; the process
-/// grows by about half as much again (measured on a LibTorch code base:
-/// 5.9 GB counted, 7.6 GB more resident), which keptCost adds.
+/// grows by more (InfiniTrain's 128 TUs, budget 5.9 GB counted that way:
+/// 7.6 GB more resident), so keptCost adds half again.
 size_t keptBytesBudget() {
   std::ifstream MemInfo("/proc/meminfo");
   std::string Key;
@@ -426,10 +426,11 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
       Progress.parsed();
     if (!Parsed->error().empty())
       return;
+    size_t Cost = keptCost(Bytes);
     std::lock_guard<std::mutex> Lock(State.KeptLock);
-    if (State.KeptBytes + keptCost(Bytes) <= State.MaxKeptBytes) {
-      State.KeptBytes += keptCost(Bytes);
-      U.ParsedBytes = keptCost(Bytes);
+    if (State.KeptBytes + Cost <= State.MaxKeptBytes) {
+      State.KeptBytes += Cost;
+      U.ParsedBytes = Cost;
       U.Parsed = std::move(Parsed);
     }
   };

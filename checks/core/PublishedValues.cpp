@@ -122,46 +122,45 @@ publishingBranch(const CFGBlock *Branch, const CFGBlock *Join,
   for (unsigned I = 0; I < 2; ++I)
     Sides[I] = sideOf(*(Branch->succ_begin() + I), Join);
   PublishingBranch Result;
-  bool Returns[2] = {false, false};
   for (const CFGBlock *B : Sides[0])
     if (Sides[1].contains(B))
       Result.Shared.insert(B);
+  // Each side's own blocks, without those both reach.
+  llvm::DenseSet<const CFGBlock *> Own[2];
+  bool Returns[2] = {false, false};
   for (unsigned I = 0; I < 2; ++I) {
-    llvm::DenseSet<const CFGBlock *> Own;
     for (const CFGBlock *B : Sides[I])
       if (!Result.Shared.contains(B))
-        Own.insert(B);
+        Own[I].insert(B);
     const CatalogueEntry *Entry = nullptr;
-    const CallExpr *First = firstCollective(Order, Own, Entry, Ctx);
+    const CallExpr *First = firstCollective(Order, Own[I], Entry, Ctx);
     if (!First || !publishesRootValue(Entry->Display))
       return std::nullopt;
     if (std::optional<unsigned> Arg = rootArgument(Entry->Display))
       if (*Arg >= First->getNumArgs() ||
           !sameRoot(First->getArg(*Arg), Test->Root, Ctx.AST))
         return std::nullopt;
-    Returns[I] = llvm::any_of(Own, [](const CFGBlock *B) {
+    Returns[I] = llvm::any_of(Own[I], [](const CFGBlock *B) {
       return llvm::any_of(*B, [](const CFGElement &Elem) {
         auto S = Elem.getAs<CFGStmt>();
         return S && isa<ReturnStmt>(S->getStmt());
       });
     });
-    if (I != Test->RootSuccessor)
-      Result.OtherSide = std::move(Own);
   }
   Result.BothReturn = Returns[0] && Returns[1];
+  const llvm::DenseSet<const CFGBlock *> &RootSide = Own[Test->RootSuccessor];
+  const llvm::DenseSet<const CFGBlock *> &OtherSide =
+      Own[1 - Test->RootSuccessor];
   for (const CFGBlock *B : Result.Shared) {
-    bool FromOther = false, FromRoot = false;
-    for (const CFGBlock *Pred : B->preds()) {
-      if (!Pred || Result.Shared.contains(Pred))
-        continue;
-      bool Other = Result.OtherSide.contains(Pred);
-      FromOther |= Other;
-      FromRoot |= !Other && (Pred == Branch || Sides[0].contains(Pred) ||
-                             Sides[1].contains(Pred));
-    }
-    if (FromOther && FromRoot)
+    auto From = [&](const llvm::DenseSet<const CFGBlock *> &Side) {
+      return llvm::any_of(B->preds(), [&](const CFGBlock *Pred) {
+        return Pred && Side.contains(Pred);
+      });
+    };
+    if (From(OtherSide) && From(RootSide))
       Result.Merges.push_back(B);
   }
+  Result.OtherSide = OtherSide;
   return Result;
 }
 

@@ -1854,27 +1854,25 @@ bool RankUniformity::writtenFromData(
   auto [Cached, New] = FromDataCache.try_emplace({Branch, Target}, false);
   if (!New)
     return Cached->second;
-  bool FromData = false;
   for (const CFGBlock *B : Blocks)
     for (const CFGElement &Elem : *B) {
       auto S = Elem.getAs<CFGStmt>();
-      if (!S || FromData)
+      if (!S)
         continue;
-      forEachAssigned(S->getStmt(), Ctx, [&](const ValueDecl *D, bool) {
-        if (D != Target)
-          return;
-        // `is_root = false`: a constant is not something received.
-        const auto *BO = dyn_cast<BinaryOperator>(S->getStmt());
-        const Expr *RHS = BO && BO->getOpcode() == BO_Assign
-                              ? BO->getRHS()->IgnoreParenImpCasts()
-                              : nullptr;
-        if (!RHS || RHS->containsErrors() || RHS->isValueDependent() ||
-            !RHS->isEvaluatable(Ctx.AST))
-          FromData = true;
-      });
+      // `is_root = false`: a constant is not something received.
+      const auto *BO = dyn_cast<BinaryOperator>(S->getStmt());
+      const Expr *RHS = BO && BO->getOpcode() == BO_Assign
+                            ? BO->getRHS()->IgnoreParenImpCasts()
+                            : nullptr;
+      bool Constant = RHS && !RHS->containsErrors() &&
+                      !RHS->isValueDependent() && RHS->isEvaluatable(Ctx.AST);
+      bool Writes = false;
+      forEachAssigned(S->getStmt(), Ctx,
+                      [&](const ValueDecl *D, bool) { Writes |= D == Target; });
+      if (Writes && !Constant)
+        return Cached->second = true;
     }
-  FromDataCache[{Branch, Target}] = FromData;
-  return FromData;
+  return false;
 }
 
 void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
