@@ -1,6 +1,7 @@
 //===--- AnalysisContext.cpp - What the analysis of one TU shares ---------===//
 
 #include "core/AnalysisContext.h"
+#include "core/CallSites.h"
 #include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
 #include "core/UserCodeVisitor.h"
@@ -309,6 +310,14 @@ bool AnalysisContext::isUserFunctionName(llvm::StringRef Name) const {
     UserFunctionNames = std::move(Finder.Names);
   }
   return UserFunctionNames->contains(Name);
+}
+
+AnalysisContext::~AnalysisContext() = default;
+
+bool AnalysisContext::onlyCalledDirectly(const FunctionDecl *FD) const {
+  if (!Calls)
+    Calls = std::make_unique<CallSites>(*this);
+  return Calls->onlyCalledDirectly(FD);
 }
 
 bool AnalysisContext::isBrokenUserFunction(const FunctionDecl *FD) const {

@@ -18,6 +18,7 @@
 #include "llvm/Support/Regex.h"
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -35,6 +36,8 @@ class SourceRange;
 } // namespace clang
 
 namespace ddp {
+
+class CallSites;
 
 /// Facts that hold across the translation unit and grow monotonically while
 /// the functions are analysed: fields, globals and captured variables that
@@ -107,6 +110,7 @@ bool isWorldSizeName(llvm::StringRef Name);
 class AnalysisContext {
 public:
   AnalysisContext(clang::ASTContext &AST, const AnalysisOptions &Opts);
+  ~AnalysisContext();
 
   clang::ASTContext &AST;
   const AnalysisOptions &Opts;
@@ -220,6 +224,9 @@ public:
   /// be a call of it. Found on the first question (only code with errors
   /// asks).
   bool isUserFunctionName(llvm::StringRef Name) const;
+  /// True if the TU calls \p FD and uses it only as a direct call's callee
+  /// (see CallSites.h). Found on the first question.
+  bool onlyCalledDirectly(const clang::FunctionDecl *FD) const;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -235,6 +242,7 @@ private:
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;
   mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
   mutable std::optional<llvm::StringSet<>> UserFunctionNames;
+  mutable std::unique_ptr<CallSites> Calls;
 };
 
 } // namespace ddp

@@ -365,8 +365,11 @@ Dep Evaluator::nameHeuristic(const ValueDecl *D) {
     if (const auto *Fn =
             dyn_cast_or_null<FunctionDecl>(Param->getDeclContext())) {
       const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+      // So is one that the TU only calls directly: the calls it sees say
+      // what the parameter holds (CallSites.h).
       if (!Fn->isExternallyVisible() ||
-          (Method && Method->getParent()->isLambda()))
+          (Method && Method->getParent()->isLambda()) ||
+          Ctx.onlyCalledDirectly(Fn))
         NotVisible = false;
     }
   if (const auto *VD = dyn_cast<VarDecl>(D))
