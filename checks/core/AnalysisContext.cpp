@@ -221,10 +221,14 @@ bool AnalysisContext::isGroupType(QualType T) {
           Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
         Result = isGroupType(Spec->getTemplateArgs()[0].getAsType());
     }
+    // c10d's, and any framework's own class named ProcessGroup (Paddle's,
+    // OneFlow's, a trainer's): the handle of the group this rank is in.
     Result = Result || isOrDerivesFrom(RD, [](const CXXRecordDecl *Class) {
                std::string Name = Class->getQualifiedNameAsString();
-               return Name == "c10d::ProcessGroup" ||
-                      Name == "c10d::Backend" || Name == "c10d::Store";
+               return Name == "c10d::ProcessGroup" || Name == "c10d::Backend" ||
+                      Name == "c10d::Store" ||
+                      (Class->getIdentifier() &&
+                       Class->getName() == "ProcessGroup");
              });
   }
   GroupTypes[T.getTypePtr()] = Result;

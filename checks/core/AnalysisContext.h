@@ -195,9 +195,9 @@ public:
   std::string text(const clang::Expr *E, size_t Max = 48) const;
 
   bool isRankName(llvm::StringRef Name) const;
-  /// True for c10d process groups, backends and stores, and pointers to
-  /// them: built with the rank as an argument, yet the same group on every
-  /// rank.
+  /// True for c10d process groups, backends and stores, other frameworks'
+  /// classes named ProcessGroup, and pointers to them: built with the rank
+  /// as an argument, yet the same group on every rank.
   bool isGroupType(clang::QualType T);
   bool isRankEnvVar(llvm::StringRef Name) const {
     return RankEnvVars.contains(Name);
