@@ -318,6 +318,50 @@ bool AnalysisContext::isUserFunctionName(llvm::StringRef Name) const {
 
 AnalysisContext::~AnalysisContext() = default;
 
+const DepSummary *
+AnalysisContext::dispatchSummary(const CXXMethodDecl *Method) {
+  if (ExternalKey || !DispatchTargets || !Method->isPureVirtual())
+    return nullptr;
+  Method = Method->getCanonicalDecl();
+  CachedDispatch &Cached = Dispatches[Method];
+  if (Cached.Generation == Facts.generation())
+    return Cached.Summary ? &*Cached.Summary : nullptr;
+  Cached.Generation = Facts.generation();
+  Cached.Summary.reset();
+  std::vector<const DepSummary *> Overrides;
+  for (const FunctionDecl *Target : DispatchTargets(Method)) {
+    const DepSummary *S = Facts.summary(Target);
+    if (!S)
+      return nullptr;
+    Overrides.push_back(S);
+  }
+  if (Overrides.empty())
+    return nullptr;
+  llvm::SmallVector<unsigned, 4> Written;
+  for (const DepSummary *S : Overrides)
+    for (const auto &Entry : S->Writes)
+      if (Entry.first < Method->getNumParams() &&
+          !llvm::is_contained(Written, Entry.first))
+        Written.push_back(Entry.first);
+  llvm::sort(Written);
+  DepSummary Joined;
+  for (size_t I = 0; I < Overrides.size(); ++I) {
+    DepSummary Own;
+    Own.Return = Overrides[I]->Return;
+    for (unsigned Index : Written) {
+      const Dep *W = Overrides[I]->writes(Index);
+      // Left alone, the argument keeps what the caller passed.
+      Own.Writes.push_back(
+          {Index, W ? *W
+                    : Dep(placeholder(Method->getParamDecl(Index), false),
+                          inputBit(Index), 0)});
+    }
+    Joined = I == 0 ? Own : join(Joined, Own);
+  }
+  Cached.Summary = std::move(Joined);
+  return &*Cached.Summary;
+}
+
 bool AnalysisContext::onlyCalledDirectly(const FunctionDecl *FD) const {
   if (!Calls)
     Calls = std::make_unique<CallSites>(*this);

@@ -22,6 +22,7 @@
 #include <optional>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "clang/AST/Type.h"
 
@@ -29,6 +30,7 @@ namespace clang {
 class ASTContext;
 class Decl;
 class Expr;
+class CXXMethodDecl;
 class FunctionDecl;
 class ParmVarDecl;
 class ValueDecl;
@@ -140,6 +142,18 @@ public:
   std::string dispatchKey(const clang::FunctionDecl *Method) const {
     return DispatchPrefix.str() + ExternalKey(Method);
   }
+  /// Set by the TU analysis: the bodies in this TU a virtual call of
+  /// \p Method can run.
+  std::function<std::vector<const clang::FunctionDecl *>(
+      const clang::CXXMethodDecl *)>
+      DispatchTargets;
+  /// What a virtual call of the pure method \p Method returns and leaves in
+  /// its parameters: what one of its overrides here does (a parameter is
+  /// synchronised only if every override synchronises it; one that an
+  /// override leaves alone keeps the caller's value). Null in driver mode
+  /// (the driver brings this from every TU), or while an override has no
+  /// summary yet.
+  const DepSummary *dispatchSummary(const clang::CXXMethodDecl *Method);
   /// True if \p FD is a user function whose body is not in this TU: the
   /// driver finds it in another.
   bool isExternalUserFunction(const clang::FunctionDecl *FD) const;
@@ -243,6 +257,11 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
   mutable std::optional<llvm::StringSet<>> UserFunctionNames;
   mutable std::unique_ptr<CallSites> Calls;
+  struct CachedDispatch {
+    unsigned Generation = ~0u;
+    std::optional<DepSummary> Summary;
+  };
+  llvm::DenseMap<const clang::CXXMethodDecl *, CachedDispatch> Dispatches;
 };
 
 } // namespace ddp

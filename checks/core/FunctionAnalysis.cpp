@@ -263,9 +263,14 @@ std::vector<const FunctionDecl *> FunctionAnalysis::callees() const {
       if (!S)
         continue;
       const FunctionDecl *Callee = nullptr;
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
         Callee = Call->getDirectCallee();
-      else if (const auto *C = dyn_cast<CXXConstructExpr>(S->getStmt()))
+        // A virtual call runs one of the overrides: they come first too.
+        if (const CXXMethodDecl *Method = dispatchedMethod(Call))
+          for (const FunctionDecl *Target : Index.dispatchTargets(Method))
+            if (Target != FD && Seen.insert(Target).second)
+              Result.push_back(Target);
+      } else if (const auto *C = dyn_cast<CXXConstructExpr>(S->getStmt()))
         Callee = C->getConstructor();
       const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
       if (Def && Def != FD && Ctx.isAnalysable(Def) && Seen.insert(Def).second)

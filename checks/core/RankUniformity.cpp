@@ -2,6 +2,7 @@
 
 #include "core/RankUniformity.h"
 #include "core/BrokenCode.h"
+#include "core/ClassHierarchy.h"
 #include "core/DataLoading.h"
 #include "core/FailurePaths.h"
 #include "core/PublishedValues.h"
@@ -95,6 +96,17 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
           Op->getNumArgs() > 0) {
         Exact = false;
         E = Op->getArg(0);
+        continue;
+      }
+    }
+    // The elements of a container, through the pointer to its storage
+    // (`MPI_Allreduce(MPI_IN_PLACE, bits.data(), ...)`).
+    if (const auto *Data = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = Data->getMethodDecl();
+      if (MD && MD->getDeclName().isIdentifier() && MD->getName() == "data" &&
+          MD->getNumParams() == 0 && MD->getReturnType()->isPointerType()) {
+        Exact = false;
+        E = Data->getImplicitObjectArgument();
         continue;
       }
     }
@@ -354,6 +366,16 @@ const FunctionDecl *withSummary(const FunctionDecl *FD, AnalysisContext &Ctx) {
   if (Ctx.isExternalUserFunction(FD))
     return FD->getCanonicalDecl();
   return nullptr;
+}
+
+/// The pure method a virtual call \p Call dispatches on, when the TU has
+/// no summary of it: what it does is what its overrides do.
+const CXXMethodDecl *dispatchWithoutSummary(const CallExpr *Call,
+                                            AnalysisContext &Ctx) {
+  const CXXMethodDecl *Method = dispatchedMethod(Call);
+  if (!Method || !Method->isPureVirtual() || withSummary(Method, Ctx))
+    return nullptr;
+  return Method;
 }
 
 Dep Evaluator::nameHeuristic(const ValueDecl *D) {
@@ -750,6 +772,12 @@ Dep Evaluator::call(const CallExpr *Call) {
     return Dep();
   if (isRealloc(FD))
     return Call->getNumArgs() > 0 ? eval(Call->getArg(0)) : Dep();
+  if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx))
+    if (const DepSummary *S = Ctx.dispatchSummary(Method))
+      return Method->getReturnType()->isVoidType()
+                 ? Dep()
+                 : instantiate(S->Return, Call, Method,
+                               parameterArgs(Call, Method));
   if (FD) {
     // A function whose body is analysed returns what its summary says, for
     // the arguments given here: `meanLoss(pg, local)` returns an allreduced,
@@ -1088,8 +1116,11 @@ private:
   void markElementsOnly(const ValueDecl *Target, const Dep &Value);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
+  /// A call of \p Def, or (with \p Dispatch, its overrides' summary) a
+  /// virtual call of the pure method \p Def.
   void callBody(const Expr *Call, const FunctionDecl *Def,
-                llvm::ArrayRef<const Expr *> Args);
+                llvm::ArrayRef<const Expr *> Args,
+                const DepSummary *Dispatch = nullptr);
 
   AnalysisContext &Ctx;
   const FunctionDecl *FD;
@@ -1244,7 +1275,8 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
 }
 
 void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
-                        llvm::ArrayRef<const Expr *> Args) {
+                        llvm::ArrayRef<const Expr *> Args,
+                        const DepSummary *Dispatch) {
   CallRecord &R = (*Rec.Calls)[Call];
   R.Call = Call;
   R.Callee = Def;
@@ -1256,7 +1288,7 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
     R.Keys.push_back(Eval.keyOf(Args[I]));
     R.ArgExprs.push_back(Args[I]);
   }
-  const DepSummary *S = Ctx.Facts.summary(Def);
+  const DepSummary *S = Dispatch ? Dispatch : Ctx.Facts.summary(Def);
   if (!S)
     return;
   // `queryRank(pg, r)` with `void queryRank(..., int &out) { out = rank; }`:
@@ -1406,6 +1438,9 @@ void Transfer::call(const CallExpr *Call) {
   }
   if (const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx))
     callBody(Call, Def, parameterArgs(Call, Def));
+  else if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx))
+    if (const DepSummary *S = Ctx.dispatchSummary(Method))
+      callBody(Call, Method, parameterArgs(Call, Method), S);
 }
 
 /// A library function given a rank-dependent argument can write a
@@ -1738,13 +1773,20 @@ forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
     Emit(Call->getArg(3));
     return;
   }
-  if (const FunctionDecl *Def = withSummary(Callee, Ctx))
-    if (const DepSummary *Summary = Ctx.Facts.summary(Def)) {
-      auto Args = parameterArgs(Call, Def);
-      for (const auto &[Index, Written] : Summary->Writes)
-        if (Index < Args.size())
-          Emit(Args[Index]);
-    }
+  const DepSummary *Summary = nullptr;
+  const FunctionDecl *Def = withSummary(Callee, Ctx);
+  if (Def)
+    Summary = Ctx.Facts.summary(Def);
+  else if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx)) {
+    Summary = Ctx.dispatchSummary(Method);
+    Def = Method;
+  }
+  if (Summary) {
+    auto Args = parameterArgs(Call, Def);
+    for (const auto &[Index, Written] : Summary->Writes)
+      if (Index < Args.size())
+        Emit(Args[Index]);
+  }
 }
 
 void RankUniformity::collectAssigned(const ControlDivergence &Control) {

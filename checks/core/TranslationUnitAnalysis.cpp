@@ -118,6 +118,9 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 
 void TranslationUnitAnalysis::discover() {
+  Ctx.DispatchTargets = [this](const CXXMethodDecl *Method) {
+    return dispatchTargets(Method);
+  };
   FunctionCollector Collector(Ctx, Roots, Broken, Hooks, ReducerSeen);
   Collector.TraverseDecl(Ctx.AST.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Roots)
