@@ -534,69 +534,88 @@ static DepRecord joinRecords(const DepRecord &A, const DepRecord &B) {
   return R;
 }
 
-/// The summary of a virtual call of the pure method \p Method: a
-/// parameter is synchronised only if every override synchronises it, and
-/// one that an override leaves alone keeps what the caller passed. None if
-/// it has no overrides, or one whose body no TU has.
-static std::optional<FactRecord>
-dispatchSummary(llvm::StringRef Method, const std::vector<TUSummary> &All) {
-  std::vector<std::string> Overrides;
+/// The overrides of the pure methods \p Methods (called, defined nowhere),
+/// with what \p All knows of them: which have bodies, and their summaries.
+struct DispatchIndex {
+  llvm::StringMap<std::vector<std::string>> Overriders;
   llvm::StringSet<> Defined;
   llvm::StringMap<const FactRecord *> Summaries;
-  for (const TUSummary &TU : All) {
-    for (const OverrideRecord &O : TU.Overrides)
-      if (llvm::is_contained(O.Overrides, Method) &&
-          !llvm::is_contained(Overrides, O.Key))
-        Overrides.push_back(O.Key);
-    if (!TU.Error.empty())
-      continue;
-    for (const std::string &K : TU.Defines)
-      Defined.insert(K);
-    for (const FactRecord &F : TU.Exports)
-      if (F.K == FactRecord::Kind::Summary)
-        Summaries.try_emplace(F.Key, &F);
+
+  DispatchIndex(const llvm::StringSet<> &Methods,
+                const std::vector<TUSummary> &All) {
+    llvm::StringSet<> Wanted;
+    for (const TUSummary &TU : All)
+      for (const OverrideRecord &O : TU.Overrides)
+        for (const std::string &Base : O.Overrides)
+          if (Methods.contains(Base)) {
+            auto &List = Overriders[Base];
+            if (!llvm::is_contained(List, O.Key))
+              List.push_back(O.Key);
+            Wanted.insert(O.Key);
+            Wanted.insert(Base);
+          }
+    if (Wanted.empty())
+      return;
+    for (const TUSummary &TU : All) {
+      if (!TU.Error.empty())
+        continue;
+      for (const std::string &K : TU.Defines)
+        if (Wanted.contains(K))
+          Defined.insert(K);
+      for (const FactRecord &F : TU.Exports)
+        if (F.K == FactRecord::Kind::Summary && Wanted.contains(F.Key))
+          Summaries.try_emplace(F.Key, &F);
+    }
   }
-  if (Overrides.empty() || Defined.contains(Method))
-    return std::nullopt;
-  std::vector<DepSummaryRecord> Each;
-  for (const std::string &O : Overrides) {
-    if (!Defined.contains(O))
+
+  /// The summary of a virtual call of \p Method: a parameter is
+  /// synchronised only if every override synchronises it, and one that an
+  /// override leaves alone keeps what the caller passed. None if it has no
+  /// overrides, a body of its own, or an override whose body no TU has.
+  std::optional<FactRecord> summary(llvm::StringRef Method) const {
+    auto It = Overriders.find(Method);
+    if (It == Overriders.end() || Defined.contains(Method))
       return std::nullopt;
-    const FactRecord *F = Summaries.lookup(O);
-    Each.push_back(F ? F->Summary : DepSummaryRecord());
-  }
-  std::vector<unsigned> Written;
-  for (const DepSummaryRecord &S : Each)
-    for (const auto &Entry : S.Writes)
-      if (!llvm::is_contained(Written, Entry.first))
-        Written.push_back(Entry.first);
-  llvm::sort(Written);
-  FactRecord Out;
-  Out.K = FactRecord::Kind::Summary;
-  Out.Key = Method.str();
-  for (size_t I = 0; I < Each.size(); ++I) {
-    DepSummaryRecord Own;
-    Own.Return = Each[I].Return;
-    for (unsigned Index : Written) {
-      DepRecord Kept;
-      Kept.Params = inputBit(Index);
-      Kept.Root = int(Index);
-      for (const auto &[J, D] : Each[I].Writes)
-        if (J == Index)
-          Kept = D;
-      Own.Writes.push_back({Index, Kept});
+    std::vector<DepSummaryRecord> Each;
+    for (const std::string &O : It->second) {
+      if (!Defined.contains(O))
+        return std::nullopt;
+      const FactRecord *F = Summaries.lookup(O);
+      Each.push_back(F ? F->Summary : DepSummaryRecord());
     }
-    if (I == 0) {
-      Out.Summary = std::move(Own);
-      continue;
+    std::vector<unsigned> Written;
+    for (const DepSummaryRecord &S : Each)
+      for (const auto &Entry : S.Writes)
+        if (!llvm::is_contained(Written, Entry.first))
+          Written.push_back(Entry.first);
+    llvm::sort(Written);
+    FactRecord Out;
+    Out.K = FactRecord::Kind::Summary;
+    Out.Key = Method.str();
+    for (size_t I = 0; I < Each.size(); ++I) {
+      DepSummaryRecord Own;
+      Own.Return = Each[I].Return;
+      for (unsigned Index : Written) {
+        DepRecord Kept;
+        Kept.Params = inputBit(Index);
+        Kept.Root = int(Index);
+        for (const auto &[J, D] : Each[I].Writes)
+          if (J == Index)
+            Kept = D;
+        Own.Writes.push_back({Index, Kept});
+      }
+      if (I == 0) {
+        Out.Summary = std::move(Own);
+        continue;
+      }
+      Out.Summary.Return = joinRecords(Out.Summary.Return, Own.Return);
+      for (size_t W = 0; W < Written.size(); ++W)
+        Out.Summary.Writes[W].second =
+            joinRecords(Out.Summary.Writes[W].second, Own.Writes[W].second);
     }
-    Out.Summary.Return = joinRecords(Out.Summary.Return, Own.Return);
-    for (size_t W = 0; W < Written.size(); ++W)
-      Out.Summary.Writes[W].second =
-          joinRecords(Out.Summary.Writes[W].second, Own.Writes[W].second);
+    return Out;
   }
-  return Out;
-}
+};
 
 std::vector<FactRecord> importsFor(const TUSummary &TU,
                                    const std::vector<TUSummary> &All) {
@@ -654,13 +673,16 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
     }
   }
   // A virtual method no TU defines (a pure one) runs one of its overrides:
-  // its summary is theirs, joined (see dispatchSummary).
-  for (const auto &Entry : Calls) {
-    llvm::StringRef K = Entry.getKey();
-    if (Found.contains(K))
-      continue;
-    if (std::optional<FactRecord> F = dispatchSummary(K, All))
-      Add(*F);
+  // its summary is theirs, joined (see DispatchIndex).
+  llvm::StringSet<> Unfound;
+  for (const auto &Entry : Calls)
+    if (!Found.contains(Entry.getKey()))
+      Unfound.insert(Entry.getKey());
+  if (!Unfound.empty()) {
+    DispatchIndex Dispatch(Unfound, All);
+    for (const auto &Entry : Dispatch.Overriders)
+      if (std::optional<FactRecord> F = Dispatch.summary(Entry.getKey()))
+        Add(*F);
   }
   llvm::sort(Out, [](const FactRecord &A, const FactRecord &B) {
     return A.id() < B.id();

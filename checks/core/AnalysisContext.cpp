@@ -323,20 +323,28 @@ AnalysisContext::dispatchSummary(const CXXMethodDecl *Method) {
   if (ExternalKey || !DispatchTargets || !Method->isPureVirtual())
     return nullptr;
   Method = Method->getCanonicalDecl();
-  CachedDispatch &Cached = Dispatches[Method];
-  if (Cached.Generation == Facts.generation())
-    return Cached.Summary ? &*Cached.Summary : nullptr;
-  Cached.Generation = Facts.generation();
-  Cached.Summary.reset();
+  auto It = Dispatches.find(Method);
+  if (It != Dispatches.end() && It->second.Generation == Facts.generation())
+    return It->second.Summary ? &*It->second.Summary : nullptr;
+  // Looking the overrides up may analyse them: the cache entry is made after.
+  CachedDispatch Entry;
+  Entry.Generation = Facts.generation();
+  Entry.Summary = joinOverrides(Method);
+  CachedDispatch &Cached = Dispatches[Method] = std::move(Entry);
+  return Cached.Summary ? &*Cached.Summary : nullptr;
+}
+
+std::optional<DepSummary>
+AnalysisContext::joinOverrides(const CXXMethodDecl *Method) {
   std::vector<const DepSummary *> Overrides;
   for (const FunctionDecl *Target : DispatchTargets(Method)) {
     const DepSummary *S = Facts.summary(Target);
     if (!S)
-      return nullptr;
+      return std::nullopt;
     Overrides.push_back(S);
   }
   if (Overrides.empty())
-    return nullptr;
+    return std::nullopt;
   llvm::SmallVector<unsigned, 4> Written;
   for (const DepSummary *S : Overrides)
     for (const auto &Entry : S->Writes)
@@ -358,8 +366,7 @@ AnalysisContext::dispatchSummary(const CXXMethodDecl *Method) {
     }
     Joined = I == 0 ? Own : join(Joined, Own);
   }
-  Cached.Summary = std::move(Joined);
-  return &*Cached.Summary;
+  return Joined;
 }
 
 bool AnalysisContext::onlyCalledDirectly(const FunctionDecl *FD) const {

@@ -257,6 +257,7 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
   mutable std::optional<llvm::StringSet<>> UserFunctionNames;
   mutable std::unique_ptr<CallSites> Calls;
+  std::optional<DepSummary> joinOverrides(const clang::CXXMethodDecl *Method);
   struct CachedDispatch {
     unsigned Generation = ~0u;
     std::optional<DepSummary> Summary;
