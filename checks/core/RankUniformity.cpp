@@ -368,14 +368,18 @@ const FunctionDecl *withSummary(const FunctionDecl *FD, AnalysisContext &Ctx) {
   return nullptr;
 }
 
-/// The pure method a virtual call \p Call dispatches on, when the TU has
-/// no summary of it: what it does is what its overrides do.
-const CXXMethodDecl *dispatchWithoutSummary(const CallExpr *Call,
-                                            AnalysisContext &Ctx) {
+/// A virtual call of a pure method that the TU has no summary of: the
+/// method, and what its overrides do together (null while unknown).
+struct Dispatch {
+  const CXXMethodDecl *Method = nullptr;
+  const DepSummary *Summary = nullptr;
+};
+Dispatch dispatchOf(const CallExpr *Call, AnalysisContext &Ctx) {
   const CXXMethodDecl *Method = dispatchedMethod(Call);
   if (!Method || !Method->isPureVirtual() || withSummary(Method, Ctx))
-    return nullptr;
-  return Method;
+    return {};
+  const DepSummary *Summary = Ctx.dispatchSummary(Method);
+  return Summary ? Dispatch{Method, Summary} : Dispatch();
 }
 
 Dep Evaluator::nameHeuristic(const ValueDecl *D) {
@@ -772,12 +776,11 @@ Dep Evaluator::call(const CallExpr *Call) {
     return Dep();
   if (isRealloc(FD))
     return Call->getNumArgs() > 0 ? eval(Call->getArg(0)) : Dep();
-  if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx))
-    if (const DepSummary *S = Ctx.dispatchSummary(Method))
-      return Method->getReturnType()->isVoidType()
-                 ? Dep()
-                 : instantiate(S->Return, Call, Method,
-                               parameterArgs(Call, Method));
+  if (Dispatch D = dispatchOf(Call, Ctx); D.Summary)
+    return D.Method->getReturnType()->isVoidType()
+               ? Dep()
+               : instantiate(D.Summary->Return, Call, D.Method,
+                             parameterArgs(Call, D.Method));
   if (FD) {
     // A function whose body is analysed returns what its summary says, for
     // the arguments given here: `meanLoss(pg, local)` returns an allreduced,
@@ -1438,9 +1441,8 @@ void Transfer::call(const CallExpr *Call) {
   }
   if (const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx))
     callBody(Call, Def, parameterArgs(Call, Def));
-  else if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx))
-    if (const DepSummary *S = Ctx.dispatchSummary(Method))
-      callBody(Call, Method, parameterArgs(Call, Method), S);
+  else if (Dispatch D = dispatchOf(Call, Ctx); D.Summary)
+    callBody(Call, D.Method, parameterArgs(Call, D.Method), D.Summary);
 }
 
 /// A library function given a rank-dependent argument can write a
@@ -1777,9 +1779,9 @@ forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
   const FunctionDecl *Def = withSummary(Callee, Ctx);
   if (Def)
     Summary = Ctx.Facts.summary(Def);
-  else if (const CXXMethodDecl *Method = dispatchWithoutSummary(Call, Ctx)) {
-    Summary = Ctx.dispatchSummary(Method);
-    Def = Method;
+  else if (Dispatch D = dispatchOf(Call, Ctx); D.Summary) {
+    Summary = D.Summary;
+    Def = D.Method;
   }
   if (Summary) {
     auto Args = parameterArgs(Call, Def);
