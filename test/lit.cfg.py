@@ -90,6 +90,13 @@ config.substitutions.append(("%ddp_plugin", config.ddp_plugin))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%mock_flags", "-std=c++17 -isystem " + inputs))
+# CUDA host code without a CUDA installation: the tests declare the little
+# they use. The installation path names nothing, so that one found on the
+# machine does not change which launch-configuration function Clang calls.
+config.substitutions.append(
+    ("%cuda_host_flags",
+     "-x cuda --cuda-host-only -nocudainc -nocudalib --cuda-path=" +
+     os.path.join(inputs, "no-cuda-installation")))
 
 # Real headers. CI installs them; a missing one there is an error, not a skip.
 torch_api = "/usr/include/torch/csrc/api/include"

@@ -39,6 +39,11 @@ bool isCommunicatorType(QualType T) {
 
 bool isWindowType(QualType T) { return isTypedefNamed(T, {"MPI_Win"}); }
 
+bool isStreamType(QualType T) {
+  return isTypedefNamed(T, {"cudaStream_t", "cudaEvent_t", "CUstream",
+                            "CUevent", "hipStream_t", "hipEvent_t"});
+}
+
 const Expr *communicatorOf(const CallExpr *Call, bool Catalogued) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)

@@ -43,6 +43,12 @@ class AnalysisContext;
 bool isCommunicatorType(clang::QualType T);
 /// True for MPI_Win (through any typedef of it).
 bool isWindowType(clang::QualType T);
+/// True for CUDA's and HIP's stream and event handles (cudaStream_t,
+/// cudaEvent_t, CUstream, CUevent, hipStream_t, hipEvent_t): a call given one
+/// queues work on this process's device, or marks a point in that queue; it
+/// writes no data through the handle. A kernel launch's configuration
+/// (`<<<grid, block, shared, stream>>>`) is such a call.
+bool isStreamType(clang::QualType T);
 
 /// The communicator a call runs on: the MPI_Comm or ncclComm_t argument (or
 /// the address of one, as MPI_Comm_free takes it) of a catalogued call, or

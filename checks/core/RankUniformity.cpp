@@ -3,6 +3,7 @@
 #include "core/RankUniformity.h"
 #include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
+#include "core/CommunicatorMembership.h"
 #include "core/DataLoading.h"
 #include "core/FailurePaths.h"
 #include "core/PublishedValues.h"
@@ -1496,7 +1497,7 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
     if (!(T->isPointerType() || T->isReferenceType()) ||
         T->getPointeeType().isConstQualified() ||
         T->getPointeeType()->isFunctionType() ||
-        isForwardingParameter(Callee, I))
+        isForwardingParameter(Callee, I) || isStreamType(T))
       continue;
     bool Exact;
     const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
