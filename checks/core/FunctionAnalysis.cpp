@@ -520,6 +520,7 @@ const SummaryNode *FunctionAnalysis::summarize(
   // none of them catches: that edge is a failure, not a way past code.
   bool Dispatch = isa_and_nonnull<CXXTryStmt>(From->getTerminatorStmt());
   int NonMember = nonMemberSuccessor(From);
+  int RuledOut = Decided ? Decided->ruledOutSuccessor(From) : -1;
   int SuccIndex = -1;
   for (const CFGBlock *Succ : From->succs()) {
     ++SuccIndex;
@@ -527,8 +528,9 @@ const SummaryNode *FunctionAnalysis::summarize(
       EverySuccessor = false;
       continue;
     }
-    // No rank that the collectives wait for goes this way.
-    if (SuccIndex == NonMember) {
+    // No rank that the collectives wait for goes this way; or the branch
+    // being compared decided this test the other way.
+    if (SuccIndex == NonMember || SuccIndex == RuledOut) {
       EverySuccessor = false;
       continue;
     }
@@ -585,16 +587,24 @@ const SummaryNode *FunctionAnalysis::locatedSummary() {
   return N ? N : Ctx.Located.empty();
 }
 
-std::vector<Finding::Side>
-FunctionAnalysis::locatedSides(llvm::ArrayRef<const CFGBlock *> Arms,
-                               llvm::ArrayRef<unsigned> ArmIndex,
-                               const CFGBlock *Join) {
+std::vector<Finding::Side> FunctionAnalysis::locatedSides(
+    const CFGBlock *Branch, llvm::ArrayRef<const CFGBlock *> Arms,
+    llvm::ArrayRef<unsigned> ArmIndex,
+    llvm::ArrayRef<std::vector<const CFGBlock *>> Regions,
+    const CFGBlock *Join) {
   std::vector<Finding::Side> Sides;
   llvm::DenseMap<const CFGBlock *, const SummaryNode *> Memo;
   llvm::DenseMap<const CFGBlock *, bool> OnStack;
   LocatedMode = true;
   for (unsigned I = 0; I < Arms.size(); ++I) {
+    Decided = decidedOn(Branch, ArmIndex[I], Regions[I]);
+    // What a side summarises depends on the test it decided.
+    if (Decided)
+      Memo.clear();
     const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0);
+    if (Decided)
+      Memo.clear();
+    Decided.reset();
     Sides.push_back({ArmIndex[I], N ? N : Ctx.Located.empty()});
   }
   LocatedMode = false;
@@ -876,7 +886,10 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
     return Order[A->getBlockID()] > Order[B->getBlockID()];
   });
 
+  llvm::DenseSet<const CFGBlock *> Undivided = decidedBranches(Branches);
   for (const CFGBlock *B : Branches) {
+    if (Undivided.contains(B))
+      continue;
     if (!spend(0)) {
       // Nothing half-checked: what was found here goes too.
       Out.resize(OutBefore);
@@ -920,7 +933,15 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
                                          const_cast<CFGBlock *>(Arms[I])))
           RankGatedThrows.insert(X);
     for (unsigned I = 0; I < Arms.size();) {
-      if (const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0)) {
+      Decided = decidedOn(B, ArmIndex[I], Regions[I]);
+      // What a side summarises depends on the test it decided.
+      if (Decided)
+        Memo.clear();
+      const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0);
+      if (Decided)
+        Memo.clear();
+      Decided.reset();
+      if (N) {
         ArmSummaries.push_back(N);
         ++I;
         continue;
@@ -940,7 +961,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       continue;
     std::vector<Finding::Side> Sides;
     if (Ctx.ExternalKey)
-      Sides = locatedSides(Arms, ArmIndex, Join);
+      Sides = locatedSides(B, Arms, ArmIndex, Regions, Join);
     if (llvm::any_of(ArmSummaries,
                      [](const SummaryNode *N) { return N->hasCalls(); })) {
       // What the other TU's functions issue decides: the driver compares.
@@ -994,6 +1015,50 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   RankGatedThrows.clear();
   MembershipTest = nullptr;
   findHandlerMismatches(Out, Deferred);
+}
+
+std::optional<DecidedTest>
+FunctionAnalysis::decidedOn(const CFGBlock *B, unsigned SuccIndex,
+                            llvm::ArrayRef<const CFGBlock *> Side) const {
+  std::optional<DecidedTest> Test = DecidedTest::make(B, SuccIndex, Side, FD);
+  if (Test && llvm::none_of(Side, [&](const CFGBlock *X) {
+        return Test->ruledOutSuccessor(X) >= 0;
+      }))
+    Test.reset();
+  return Test;
+}
+
+llvm::DenseSet<const CFGBlock *>
+FunctionAnalysis::decidedBranches(llvm::ArrayRef<const CFGBlock *> Branches) {
+  llvm::DenseSet<const CFGBlock *> Out;
+  llvm::DenseSet<const CFGBlock *> Divergent(Branches.begin(), Branches.end());
+  for (const CFGBlock *B : Branches) {
+    if (!DecidedTest::make(B, 0, {}, FD))
+      continue;
+    const CFGBlock *Join = joinOf(B);
+    unsigned SuccIndex = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      unsigned I = SuccIndex++;
+      if (!Succ)
+        continue;
+      std::vector<const CFGBlock *> Side = region(Succ, Join, B);
+      // Only if every way into the side comes from B: a block the side
+      // shares with code before B (a loop's head) is reached undecided.
+      llvm::DenseSet<const CFGBlock *> InSide(Side.begin(), Side.end());
+      bool OneEntry = llvm::all_of(Side, [&](const CFGBlock *X) {
+        return llvm::all_of(X->preds(), [&](const CFGBlock *P) {
+          return !P || P == B || InSide.contains(P);
+        });
+      });
+      std::optional<DecidedTest> Test = decidedOn(B, I, Side);
+      if (!OneEntry || !Test)
+        continue;
+      for (const CFGBlock *X : Side)
+        if (X != B && Divergent.contains(X) && Test->ruledOutSuccessor(X) >= 0)
+          Out.insert(X);
+    }
+  }
+  return Out;
 }
 
 CommunicatorMembership &FunctionAnalysis::membership() const {

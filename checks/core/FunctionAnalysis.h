@@ -13,6 +13,7 @@
 #define DDP_CORE_FUNCTIONANALYSIS_H
 
 #include "core/AnalysisContext.h"
+#include "core/DecidedTests.h"
 #include "core/Finding.h"
 #include "core/RankUniformity.h"
 #include "core/UniformDecisions.h"
@@ -188,10 +189,13 @@ private:
   /// What a call site contributes to a summary: its summary, or in located
   /// mode a tagged collective or call.
   const SummaryNode *leaf(const CallSite &Site);
-  /// The sides of a branch as located summaries.
+  /// The sides of the branch \p Branch as located summaries.
   std::vector<Finding::Side>
-  locatedSides(llvm::ArrayRef<const clang::CFGBlock *> Arms,
-               llvm::ArrayRef<unsigned> ArmIndex, const clang::CFGBlock *Join);
+  locatedSides(const clang::CFGBlock *Branch,
+               llvm::ArrayRef<const clang::CFGBlock *> Arms,
+               llvm::ArrayRef<unsigned> ArmIndex,
+               llvm::ArrayRef<std::vector<const clang::CFGBlock *>> Regions,
+               const clang::CFGBlock *Join);
   /// The first call in \p Blocks that can issue \p Op, after \p Skip such.
   const CallSite *
   siteIssuing(const std::vector<const clang::CFGBlock *> &Blocks,
@@ -277,6 +281,18 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, int> NonMemberSuccessors;
   /// The successor of \p B that no member of OnlyCommunicator takes, or -1.
   int nonMemberSuccessor(const clang::CFGBlock *B);
+  /// The test of \p B on the side of its successor \p SuccIndex, whose
+  /// blocks before the join are \p Side, if it decides a later test there.
+  std::optional<DecidedTest>
+  decidedOn(const clang::CFGBlock *B, unsigned SuccIndex,
+            llvm::ArrayRef<const clang::CFGBlock *> Side) const;
+  /// Of \p Branches (rank-dependent), those that a branch around them has
+  /// decided: every rank that reaches one goes the same way.
+  llvm::DenseSet<const clang::CFGBlock *>
+  decidedBranches(llvm::ArrayRef<const clang::CFGBlock *> Branches);
+  /// While summarising one side of a branch: the branch's test, decided on
+  /// that side; later tests of it go one way only (DecidedTests.h).
+  std::optional<DecidedTest> Decided;
   /// While summarize() builds located summaries.
   bool LocatedMode = false;
   /// throwsOnSomeRanks(), once computed.
