@@ -632,6 +632,16 @@ static bool isPlainValue(const Expr *E) {
   return isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<CallExpr>(E);
 }
 
+/// Whether a null test of \p Ptr, which depends on the rank by \p D, only
+/// asks whether a launcher set its rank variable (`getenv("LOCAL_RANK")`,
+/// or a variable holding it): the launcher sets its variables for every rank
+/// or for none, so the answer is the same on every rank; only the text
+/// differs.
+static bool isPresenceTest(const Expr *Ptr, const Dep &D) {
+  return D.divergent() && D.Why->ExactRank && isPlainValue(Ptr) &&
+         Ptr->IgnoreParenImpCasts()->getType()->isPointerType();
+}
+
 /// Comparisons that have the same outcome on every rank because
 /// 0 <= rank < world_size: `rank < world_size`, `rank >= 0`, `rank < 0`.
 Dep Evaluator::comparison(const BinaryOperator *BO) {
@@ -667,6 +677,10 @@ Dep Evaluator::comparison(const BinaryOperator *BO) {
       if (One && *One == 1)
         return OtherDep;
     }
+  // `getenv("RANK") == NULL`: whether the launcher set it.
+  if (BO->isEqualityOp() && isPresenceTest(Rank, RankDep) &&
+      Other->isNullPointerConstant(Ctx.AST, Expr::NPC_ValueDependentIsNotNull))
+    return Dep();
   // Normalised to `rank OP constant`.
   std::optional<llvm::APSInt> Constant = evaluateInt(Other, Ctx.AST);
   if (Constant && *Constant == 0 &&
@@ -920,6 +934,16 @@ Dep Evaluator::chunkShare(const Expr *Dataset) {
 Dep Evaluator::eval(const Expr *E) {
   if (!E)
     return Dep();
+  // `if (env)` and `!env` on a launcher's rank variable: a null test.
+  const Expr *Stripped = E->IgnoreParens();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Stripped);
+      Not && Not->getOpcode() == UO_LNot)
+    Stripped = Not->getSubExpr()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Stripped);
+      Cast && Cast->getCastKind() == CK_PointerToBoolean) {
+    Dep O = eval(Cast->getSubExpr());
+    return isPresenceTest(Cast->getSubExpr(), O) ? Dep() : O;
+  }
   E = E->IgnoreParenImpCasts();
   // A process group is the same group on every rank, though built with the
   // rank (ProcessGroupGloo(store, rank, size, ...)).
