@@ -119,31 +119,24 @@ private:
   ParentMap Parents;
 };
 
-/// True if an element of \p Blocks assigns \p Var, increments or
-/// decrements it. (The CFG lists every subexpression as an element.)
-bool writtenIn(const VarDecl *Var, llvm::ArrayRef<const CFGBlock *> Blocks) {
-  auto Names = [Var](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
-    return DRE && DRE->getDecl() == Var;
-  };
+/// True if an element of \p Blocks writes \p Var (forEachAssigned), or
+/// declares it: a declaration in a loop gives it a new value each time.
+/// (The CFG lists every subexpression as an element.)
+bool writtenIn(const VarDecl *Var, llvm::ArrayRef<const CFGBlock *> Blocks,
+               AnalysisContext &Ctx) {
+  bool Written = false;
   for (const CFGBlock *B : Blocks)
     for (const CFGElement &Elem : *B) {
       auto S = Elem.getAs<CFGStmt>();
       if (!S)
         continue;
-      const Stmt *St = S->getStmt();
-      if (const auto *BO = dyn_cast<BinaryOperator>(St)) {
-        if (BO->isAssignmentOp() && Names(BO->getLHS()))
-          return true;
-      } else if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
-        if (UO->isIncrementDecrementOp() && Names(UO->getSubExpr()))
-          return true;
-      } else if (const auto *DS = dyn_cast<DeclStmt>(St)) {
-        // A declaration in a loop gives the variable a new value each time.
-        for (const Decl *D : DS->decls())
-          if (D == Var)
-            return true;
-      }
+      if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+        Written |= llvm::is_contained(DS->decls(), Var);
+      else
+        forEachAssigned(S->getStmt(), Ctx,
+                        [&](const ValueDecl *D, bool) { Written |= D == Var; });
+      if (Written)
+        return true;
     }
   return false;
 }
@@ -159,8 +152,8 @@ bool sameExpr(const Expr *A, const Expr *B, const ASTContext &AST) {
 
 std::optional<DecidedTest>
 DecidedTest::make(const CFGBlock *Branch, unsigned SuccIndex,
-                  llvm::ArrayRef<const CFGBlock *> Side,
-                  const FunctionDecl *FD) {
+                  llvm::ArrayRef<const CFGBlock *> Side, const FunctionDecl *FD,
+                  AnalysisContext &Ctx) {
   if (!FD || !FD->getBody() || Branch->succ_size() != 2 || SuccIndex > 1)
     return std::nullopt;
   const Expr *Cond = RankUniformity::branchCondition(Branch);
@@ -173,14 +166,14 @@ DecidedTest::make(const CFGBlock *Branch, unsigned SuccIndex,
     return std::nullopt;
   // Successor 0 is taken when the condition holds.
   return DecidedTest(Core, (SuccIndex == 0) != Negated, std::move(Vars), Side,
-                     FD);
+                     FD, Ctx);
 }
 
 bool DecidedTest::stable() const {
   if (!Stable) {
     Stable = true;
     for (const VarDecl *Var : Vars) {
-      if (writtenIn(Var, Side)) {
+      if (writtenIn(Var, Side, *Ctx)) {
         Stable = false;
         break;
       }

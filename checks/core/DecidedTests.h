@@ -36,6 +36,8 @@ class VarDecl;
 
 namespace ddp {
 
+class AnalysisContext;
+
 /// The value a branch's condition has on one of its sides, with the
 /// variables it reads.
 class DecidedTest {
@@ -47,7 +49,7 @@ public:
   static std::optional<DecidedTest>
   make(const clang::CFGBlock *Branch, unsigned SuccIndex,
        llvm::ArrayRef<const clang::CFGBlock *> Side,
-       const clang::FunctionDecl *FD);
+       const clang::FunctionDecl *FD, AnalysisContext &Ctx);
 
   /// The successor of \p B (on this side) that the test rules out: \p B
   /// tests the same condition or its negation. -1 if none.
@@ -57,8 +59,9 @@ private:
   DecidedTest(const clang::Expr *Core, bool Value,
               llvm::SmallVector<const clang::VarDecl *, 2> Vars,
               llvm::ArrayRef<const clang::CFGBlock *> Side,
-              const clang::FunctionDecl *FD)
-      : Core(Core), Value(Value), Vars(std::move(Vars)), Side(Side), FD(FD) {}
+              const clang::FunctionDecl *FD, AnalysisContext &Ctx)
+      : Core(Core), Value(Value), Vars(std::move(Vars)), Side(Side), FD(FD),
+        Ctx(&Ctx) {}
   /// Whether nothing on the side can change what the condition reads;
   /// computed on the first test that matches.
   bool stable() const;
@@ -69,6 +72,7 @@ private:
   llvm::SmallVector<const clang::VarDecl *, 2> Vars;
   llvm::ArrayRef<const clang::CFGBlock *> Side;
   const clang::FunctionDecl *FD;
+  AnalysisContext *Ctx;
   mutable std::optional<bool> Stable;
 };
 

@@ -597,14 +597,8 @@ std::vector<Finding::Side> FunctionAnalysis::locatedSides(
   llvm::DenseMap<const CFGBlock *, bool> OnStack;
   LocatedMode = true;
   for (unsigned I = 0; I < Arms.size(); ++I) {
-    Decided = decidedOn(Branch, ArmIndex[I], Regions[I]);
-    // What a side summarises depends on the test it decided.
-    if (Decided)
-      Memo.clear();
-    const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0);
-    if (Decided)
-      Memo.clear();
-    Decided.reset();
+    const SummaryNode *N = summarizeSide(Branch, ArmIndex[I], Regions[I],
+                                         Arms[I], Join, Memo, OnStack);
     Sides.push_back({ArmIndex[I], N ? N : Ctx.Located.empty()});
   }
   LocatedMode = false;
@@ -933,15 +927,8 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
                                          const_cast<CFGBlock *>(Arms[I])))
           RankGatedThrows.insert(X);
     for (unsigned I = 0; I < Arms.size();) {
-      Decided = decidedOn(B, ArmIndex[I], Regions[I]);
-      // What a side summarises depends on the test it decided.
-      if (Decided)
-        Memo.clear();
-      const SummaryNode *N = summarize(Arms[I], Join, Memo, OnStack, 0);
-      if (Decided)
-        Memo.clear();
-      Decided.reset();
-      if (N) {
+      if (const SummaryNode *N = summarizeSide(B, ArmIndex[I], Regions[I],
+                                               Arms[I], Join, Memo, OnStack)) {
         ArmSummaries.push_back(N);
         ++I;
         continue;
@@ -1017,15 +1004,26 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   findHandlerMismatches(Out, Deferred);
 }
 
-std::optional<DecidedTest>
-FunctionAnalysis::decidedOn(const CFGBlock *B, unsigned SuccIndex,
-                            llvm::ArrayRef<const CFGBlock *> Side) const {
-  std::optional<DecidedTest> Test = DecidedTest::make(B, SuccIndex, Side, FD);
-  if (Test && llvm::none_of(Side, [&](const CFGBlock *X) {
-        return Test->ruledOutSuccessor(X) >= 0;
+const SummaryNode *FunctionAnalysis::summarizeSide(
+    const CFGBlock *Branch, unsigned SuccIndex,
+    llvm::ArrayRef<const CFGBlock *> Side, const CFGBlock *Arm,
+    const CFGBlock *Join,
+    llvm::DenseMap<const CFGBlock *, const SummaryNode *> &Memo,
+    llvm::DenseMap<const CFGBlock *, bool> &OnStack) {
+  Decided = DecidedTest::make(Branch, SuccIndex, Side, FD, Ctx);
+  if (Decided && llvm::none_of(Side, [&](const CFGBlock *X) {
+        return Decided->ruledOutSuccessor(X) >= 0;
       }))
-    Test.reset();
-  return Test;
+    Decided.reset();
+  // What the side summarises depends on the test it decided: its memo is
+  // its own then (the other sides keep sharing theirs).
+  if (Decided)
+    Memo.clear();
+  const SummaryNode *N = summarize(Arm, Join, Memo, OnStack, 0);
+  if (Decided)
+    Memo.clear();
+  Decided.reset();
+  return N;
 }
 
 llvm::DenseSet<const CFGBlock *>
@@ -1033,7 +1031,7 @@ FunctionAnalysis::decidedBranches(llvm::ArrayRef<const CFGBlock *> Branches) {
   llvm::DenseSet<const CFGBlock *> Out;
   llvm::DenseSet<const CFGBlock *> Divergent(Branches.begin(), Branches.end());
   for (const CFGBlock *B : Branches) {
-    if (!DecidedTest::make(B, 0, {}, FD))
+    if (!DecidedTest::make(B, 0, {}, FD, Ctx))
       continue;
     const CFGBlock *Join = joinOf(B);
     unsigned SuccIndex = 0;
@@ -1050,7 +1048,7 @@ FunctionAnalysis::decidedBranches(llvm::ArrayRef<const CFGBlock *> Branches) {
           return !P || P == B || InSide.contains(P);
         });
       });
-      std::optional<DecidedTest> Test = decidedOn(B, I, Side);
+      std::optional<DecidedTest> Test = DecidedTest::make(B, I, Side, FD, Ctx);
       if (!OneEntry || !Test)
         continue;
       for (const CFGBlock *X : Side)

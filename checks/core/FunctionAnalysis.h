@@ -281,11 +281,15 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, int> NonMemberSuccessors;
   /// The successor of \p B that no member of OnlyCommunicator takes, or -1.
   int nonMemberSuccessor(const clang::CFGBlock *B);
-  /// The test of \p B on the side of its successor \p SuccIndex, whose
-  /// blocks before the join are \p Side, if it decides a later test there.
-  std::optional<DecidedTest>
-  decidedOn(const clang::CFGBlock *B, unsigned SuccIndex,
-            llvm::ArrayRef<const clang::CFGBlock *> Side) const;
+  /// What the side of \p Branch through its successor \p SuccIndex (\p Arm,
+  /// whose blocks before \p Join are \p Side) issues, with the later tests
+  /// the branch decided there going one way (Decided, while it runs).
+  const SummaryNode *summarizeSide(
+      const clang::CFGBlock *Branch, unsigned SuccIndex,
+      llvm::ArrayRef<const clang::CFGBlock *> Side, const clang::CFGBlock *Arm,
+      const clang::CFGBlock *Join,
+      llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
+      llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack);
   /// Of \p Branches (rank-dependent), those that a branch around them has
   /// decided: every rank that reaches one goes the same way.
   llvm::DenseSet<const clang::CFGBlock *>

@@ -1744,14 +1744,8 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
     collectAliases(Container, Child);
 }
 
-/// Calls \p Fn with each variable or field that \p S, one element of a
-/// block, writes: an assignment, `++`/`--`, a container update, a
-/// communicator split, the out-parameters of a function with a body.
-/// Calls \p Fn with each variable \p S assigns, and whether it only writes
-/// an element of it (a sequence container's, whose length stays).
-static void
-forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
-                llvm::function_ref<void(const ValueDecl *, bool)> Fn) {
+void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
+                     llvm::function_ref<void(const ValueDecl *, bool)> Fn) {
   bool Exact;
   auto Emit = [&](const Expr *E) {
     if (const ValueDecl *D = targetDecl(E, Exact))

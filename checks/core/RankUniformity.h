@@ -18,6 +18,7 @@
 #include "core/PublishedValues.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <vector>
@@ -203,6 +204,15 @@ private:
   /// Per rank-dependent branch, what its region assigns.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };
+
+/// Calls \p Fn with each variable or field that \p S, one element of a
+/// block, writes (an assignment, `++`/`--`, a container update, a
+/// communicator split, the out-parameters of a function with a body), and
+/// whether it only writes an element of it (a sequence container's, whose
+/// length stays).
+void forEachAssigned(
+    const clang::Stmt *S, AnalysisContext &Ctx,
+    llvm::function_ref<void(const clang::ValueDecl *, bool)> Fn);
 
 } // namespace ddp
 
