@@ -432,7 +432,9 @@ Dep Evaluator::fallback(const ValueDecl *D) {
   Dep Result;
   if (const Origin *Known = Ctx.Facts.decl(D)) {
     Result = Dep(Known);
-  } else {
+  } else if (!(FD && FD->isImplicit() && isa<FieldDecl>(D))) {
+    // A compiler-generated copy or move copies each field into itself: what
+    // a field holds is found where the program writes or reads it.
     Result = nameHeuristic(D);
     // A parameter of this function holds what the caller passes: that, when
     // its name says nothing, or when a call is seen to pass it the rank
@@ -1279,10 +1281,12 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     Cause = nullptr;
   // An implicit variable (a range-for's __range1/__begin1) gets no note
   // of its own: the user never wrote it; nor does a default-constructed
-  // one (`std::random_device rd;`), whose source is its declaration.
+  // one (`std::random_device rd;`), whose source is its declaration, nor a
+  // field in a compiler-generated copy or move (its text is the class's).
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
       Value ? Value->IgnoreImplicit() : nullptr);
-  if (Target->isImplicit() || isRangeElement(Value) ||
+  if (Target->isImplicit() || (FD && FD->isImplicit()) ||
+      isRangeElement(Value) ||
       (Construct && Construct->getNumArgs() == 0 &&
        Construct->getParenOrBraceRange().isInvalid())) {
     store(Target, O);
