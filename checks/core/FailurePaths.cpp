@@ -397,6 +397,9 @@ void FailurePaths::findErrorTests(const FunctionDecl *FD,
       continue;
     ErrorSides[B] = Index;
     ErrorExits.insert(Chain.begin(), Chain.end());
+    // Thrown or failed, not returned: the job ends there.
+    if (How == Leaves::WithError && !Returns)
+      EndingExits.insert(Chain.begin(), Chain.end());
   }
 }
 
@@ -441,16 +444,25 @@ void FailurePaths::computeMustFail() {
 
 void FailurePaths::computeLivePostDominators() {
   unsigned N = Cfg.getNumBlockIDs();
-  LiveIPDom.assign(N, -1);
-  PostNumber.assign(N, -1);
-  std::vector<const CFGBlock *> ById(N, nullptr);
+  LiveBlocks.assign(N, nullptr);
   for (const CFGBlock *B : Cfg)
-    ById[B->getBlockID()] = B;
-  auto Dead = [&](const CFGBlock *B) {
+    LiveBlocks[B->getBlockID()] = B;
+  Live = postDominators([&](const CFGBlock *B) {
     return Failing.contains(B) || ErrorExits.contains(B);
-  };
-  // Post-order of the reverse graph from the exit, never entering a block
-  // that fails or leaves with an error.
+  });
+  PastEnds = postDominators([&](const CFGBlock *B) {
+    return Failing.contains(B) || EndingExits.contains(B);
+  });
+}
+
+FailurePaths::PostDominators
+FailurePaths::postDominators(llvm::function_ref<bool(const CFGBlock *)> Dead) {
+  unsigned N = Cfg.getNumBlockIDs();
+  PostDominators T;
+  T.IPDom.assign(N, -1);
+  T.PostNumber.assign(N, -1);
+  // Post-order of the reverse graph from the exit, never entering a dead
+  // block.
   const CFGBlock *Exit = &Cfg.getExit();
   std::vector<const CFGBlock *> PostOrder;
   std::vector<bool> Seen(N, false);
@@ -460,7 +472,7 @@ void FailurePaths::computeLivePostDominators() {
   while (!Stack.empty()) {
     auto &[Block, It] = Stack.back();
     if (It == Block->pred_end()) {
-      PostNumber[Block->getBlockID()] = PostOrder.size();
+      T.PostNumber[Block->getBlockID()] = PostOrder.size();
       PostOrder.push_back(Block);
       Stack.pop_back();
       continue;
@@ -476,14 +488,14 @@ void FailurePaths::computeLivePostDominators() {
   // Cooper, Harvey and Kennedy's iteration, on the reverse graph.
   auto Intersect = [&](int A, int B) {
     while (A != B) {
-      while (PostNumber[A] < PostNumber[B])
-        A = LiveIPDom[A];
-      while (PostNumber[B] < PostNumber[A])
-        B = LiveIPDom[B];
+      while (T.PostNumber[A] < T.PostNumber[B])
+        A = T.IPDom[A];
+      while (T.PostNumber[B] < T.PostNumber[A])
+        B = T.IPDom[B];
     }
     return A;
   };
-  LiveIPDom[Exit->getBlockID()] = Exit->getBlockID();
+  T.IPDom[Exit->getBlockID()] = Exit->getBlockID();
   bool Changed = true;
   for (unsigned Pass = 0; Changed && Pass < 64; ++Pass) {
     Changed = false;
@@ -494,19 +506,19 @@ void FailurePaths::computeLivePostDominators() {
       ++Steps;
       int New = -1;
       for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ || PostNumber[Succ->getBlockID()] < 0 ||
-            LiveIPDom[Succ->getBlockID()] < 0)
+        if (!Succ || T.PostNumber[Succ->getBlockID()] < 0 ||
+            T.IPDom[Succ->getBlockID()] < 0)
           continue;
         int S = Succ->getBlockID();
         New = New < 0 ? S : Intersect(S, New);
       }
-      if (New >= 0 && LiveIPDom[B->getBlockID()] != New) {
-        LiveIPDom[B->getBlockID()] = New;
+      if (New >= 0 && T.IPDom[B->getBlockID()] != New) {
+        T.IPDom[B->getBlockID()] = New;
         Changed = true;
       }
     }
   }
-  LiveBlocks = std::move(ById);
+  return T;
 }
 
 bool FailurePaths::onlyFails(const CFGBlock *B, unsigned Index) const {
@@ -521,15 +533,16 @@ bool FailurePaths::onlyFails(const CFGBlock *B, unsigned Index) const {
   return MustFail[Succ->getBlockID()];
 }
 
-const CFGBlock *FailurePaths::liveJoin(const CFGBlock *B) const {
-  int Join = LiveIPDom[B->getBlockID()];
+const CFGBlock *FailurePaths::joinIn(const PostDominators &T,
+                                     const CFGBlock *B) const {
+  int Join = T.IPDom[B->getBlockID()];
   if (Join < 0)
     return nullptr;
   // Every side that does not only fail must reach the exit: otherwise (an
   // endless loop) there is no join to speak of.
   unsigned Index = 0;
   for (const CFGBlock *Succ : B->succs()) {
-    if (Succ && !onlyFails(B, Index) && LiveIPDom[Succ->getBlockID()] < 0 &&
+    if (Succ && !onlyFails(B, Index) && T.IPDom[Succ->getBlockID()] < 0 &&
         Succ != &Cfg.getExit())
       return nullptr;
     ++Index;

@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -74,7 +75,16 @@ public:
   /// error sides of error tests are set aside. Null if it cannot be told
   /// (a live side never reaches the exit, as in an endless loop); the caller
   /// then falls back to the ordinary post-dominator.
-  const clang::CFGBlock *liveJoin(const clang::CFGBlock *B) const;
+  const clang::CFGBlock *liveJoin(const clang::CFGBlock *B) const {
+    return joinIn(Live, B);
+  }
+
+  /// As liveJoin, but setting aside only the paths that end the job (failing
+  /// blocks, error sides that throw or fail): an error side that returns its
+  /// status goes on in the caller, and is compared.
+  const clang::CFGBlock *joinPastEnds(const clang::CFGBlock *B) const {
+    return joinIn(PastEnds, B);
+  }
 
   /// Blocks visited, for the analysis budget.
   uint64_t steps() const { return Steps; }
@@ -82,7 +92,18 @@ public:
 private:
   void findErrorTests(const clang::FunctionDecl *FD, AnalysisContext &Ctx);
   void computeMustFail();
+  /// Immediate post-dominators (-1: none; the block cannot reach the exit
+  /// without a dead block) and post-order numbers of the reverse CFG from
+  /// the exit, by block ID, with some blocks taken as dead ends.
+  struct PostDominators {
+    std::vector<int> IPDom;
+    std::vector<int> PostNumber;
+  };
   void computeLivePostDominators();
+  PostDominators
+  postDominators(llvm::function_ref<bool(const clang::CFGBlock *)> Dead);
+  const clang::CFGBlock *joinIn(const PostDominators &T,
+                                const clang::CFGBlock *B) const;
 
   const clang::CFG &Cfg;
   /// Blocks with a failing call.
@@ -93,12 +114,11 @@ private:
   llvm::DenseSet<const clang::CFGBlock *> ErrorExits;
   /// By block ID: every path from the block reaches a failing call.
   std::vector<bool> MustFail;
-  /// By block ID: immediate post-dominator once failing blocks and error
-  /// exits are removed (-1: none; the block cannot reach the exit that way).
-  std::vector<int> LiveIPDom;
-  /// By block ID: position in the post-order of the reverse CFG from the
-  /// exit, for intersecting post-dominators.
-  std::vector<int> PostNumber;
+  /// The error sides that throw or fail.
+  llvm::DenseSet<const clang::CFGBlock *> EndingExits;
+  /// Without the failing blocks and error exits; without the failing blocks
+  /// and the error exits that end the job.
+  PostDominators Live, PastEnds;
   /// Blocks by ID.
   std::vector<const clang::CFGBlock *> LiveBlocks;
   uint64_t Steps = 0;

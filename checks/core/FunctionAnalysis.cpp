@@ -146,6 +146,16 @@ const CFGBlock *FunctionAnalysis::joinOf(const CFGBlock *B) const {
   return Node->getIDom()->getBlock();
 }
 
+const CFGBlock *FunctionAnalysis::sidesJoin(const CFGBlock *B) const {
+  // `if (r == rank) continue; if (bad(r)) exit(1);` in a loop: the sides
+  // meet at the loop's increment, though the exit keeps it from
+  // post-dominating the branch. (An error returned, not thrown, goes on in
+  // the caller: its side is compared.)
+  if (const CFGBlock *Join = Failures->joinPastEnds(B))
+    return Join;
+  return joinOf(B);
+}
+
 std::vector<const CFGBlock *>
 FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
                          const CFGBlock *Branch) const {
@@ -890,7 +900,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       Deferred.resize(DeferredBefore);
       break;
     }
-    const CFGBlock *Join = joinOf(B);
+    const CFGBlock *Join = sidesJoin(B);
     // The members of a communicator all take the same side of a test of
     // membership: its collectives under the test are balanced.
     MembershipTest = RankUniformity::branchCondition(B);
@@ -1033,7 +1043,7 @@ FunctionAnalysis::decidedBranches(llvm::ArrayRef<const CFGBlock *> Branches) {
   for (const CFGBlock *B : Branches) {
     if (!DecidedTest::make(B, 0, {}, FD, Ctx))
       continue;
-    const CFGBlock *Join = joinOf(B);
+    const CFGBlock *Join = sidesJoin(B);
     unsigned SuccIndex = 0;
     for (const CFGBlock *Succ : B->succs()) {
       unsigned I = SuccIndex++;

@@ -160,6 +160,10 @@ private:
   /// and from then on the function is skipped.
   bool spend(uint64_t N);
   const clang::CFGBlock *joinOf(const clang::CFGBlock *B) const;
+  /// Where the sides of the branch \p B meet again once the paths that end
+  /// the job are set aside (FailurePaths::joinPastEnds), else its
+  /// post-dominator.
+  const clang::CFGBlock *sidesJoin(const clang::CFGBlock *B) const;
   std::vector<const clang::CFGBlock *>
   region(const clang::CFGBlock *From, const clang::CFGBlock *Stop,
          const clang::CFGBlock *Branch = nullptr) const;
