@@ -28,16 +28,19 @@ namespace ddp {
 
 /// The part a call plays in the communication between ranks.
 enum class CallRole : unsigned char {
-  Collective,    ///< Every rank of the group must call it, in the same order.
-  Barrier,       ///< A collective whose only effect is to synchronise.
-  PointToPoint,  ///< send/recv: matched pairs, asymmetric by design.
-  Local,         ///< No communication (Work::wait, ncclGetUniqueId).
-  RankSource,    ///< Returns, or writes to OutArg, the caller's rank.
-  UniformSource, ///< Returns, or writes to OutArg, a value equal on all ranks.
-  GradientSync,  ///< backward(): a collective when gradient sync is armed.
-  ArmsGradSync,  ///< Arms gradient synchronisation (Reducer methods).
-  LocalData,     ///< Reads a value this rank computed from its own data
-                 ///< (tensor.item()): rank-dependent unless synchronised.
+  Collective,     ///< Every rank of the group must call it, in the same order.
+  Barrier,        ///< A collective whose only effect is to synchronise.
+  PointToPoint,   ///< send/recv: matched pairs, asymmetric by design.
+  Local,          ///< No communication (Work::wait, ncclGetUniqueId).
+  RankSource,     ///< Returns, or writes to OutArg, the caller's rank.
+  UniformSource,  ///< Returns, or writes to OutArg, a value equal on all ranks.
+  GradientSync,   ///< backward(): a collective when gradient sync is armed.
+  ArmsGradSync,   ///< Arms gradient synchronisation (Reducer methods).
+  LocalData,      ///< Reads a value this rank computed from its own data
+                  ///< (tensor.item()): rank-dependent unless synchronised.
+  DeviceProperty, ///< Returns, or writes to OutArg, a property of the GPU
+                  ///< model (compute capability, attribute, name): the same
+                  ///< on every rank, whichever device a rank was given.
 };
 
 /// True for the roles that every rank must execute together.

@@ -242,6 +242,20 @@ constexpr DefaultEntry OtherEntries[] = {
     {"c10::cuda::current_device", R::RankSource, -1},
     {"at::cuda::current_device", R::RankSource, -1},
     {"cudaGetDevice", R::RankSource, 0},
+    // What GPU model a device is: a job's GPUs are one model, so these are
+    // the same on every rank, though each asks about its own device. Where
+    // the device sits is not (cudaDeviceGetPCIBusId, and a cudaDeviceProp's
+    // PCI location and UUID: see RankUniformity).
+    {"cudaGetDeviceProperties", R::DeviceProperty, 0},
+    {"cudaGetDeviceProperties_v2", R::DeviceProperty, 0},
+    {"cudaDeviceGetAttribute", R::DeviceProperty, 0},
+    {"cuDeviceGetAttribute", R::DeviceProperty, 0},
+    {"cuDeviceComputeCapability", R::DeviceProperty, 0},
+    {"cuDeviceGetName", R::DeviceProperty, 0},
+    {"hipGetDeviceProperties", R::DeviceProperty, 0},
+    {"hipDeviceGetAttribute", R::DeviceProperty, 0},
+    {"hipDeviceComputeCapability", R::DeviceProperty, 0},
+    {"at::cuda::getDeviceProperties", R::DeviceProperty, -1},
     {"gethostname", R::RankSource, 0},
     {"getpid", R::RankSource, -1},
 };

@@ -1132,6 +1132,9 @@ private:
   void catalogued(const Expr *Call, const CatalogueEntry *Entry,
                   llvm::ArrayRef<const Expr *> Args);
   void writeThroughPointers(const CallExpr *Call, const CatalogueEntry *Entry);
+  void devicePlacement(const Expr *Call, const CatalogueEntry *Entry,
+                       llvm::ArrayRef<const Expr *> Args,
+                       const ValueDecl *Target);
   /// Copies between variables and buffers (`info[0] = count`,
   /// `count = info[0]`): see Copies.
   void copy(const ValueDecl *Target, bool Exact, const Expr *To,
@@ -1374,6 +1377,9 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
         // system holds.
         if (Dep O = Eval.eval(Call); O.any())
           State[Target] = O;
+      } else if (Entry->Role == CallRole::DeviceProperty) {
+        State[Target] = Dep();
+        devicePlacement(Call, Entry, Args, Target);
       } else if (Entry->Role == CallRole::UniformSource ||
                  isCollectiveRole(Entry->Role)) {
         // The buffer now holds the same value on every rank, and so do the
@@ -1541,6 +1547,46 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
         },
         O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
     store(Target, O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
+  }
+}
+
+/// A field of a device's properties that says where the device is, not what
+/// it is: different for each GPU of a node.
+static bool isPlacementField(const FieldDecl *Field) {
+  if (!Field->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef Name = Field->getName();
+  return Name.starts_with("pci") || Name == "uuid" || Name == "luid" ||
+         Name == "luidDeviceNodeMask";
+}
+
+void Transfer::devicePlacement(const Expr *Call, const CatalogueEntry *Entry,
+                               llvm::ArrayRef<const Expr *> Args,
+                               const ValueDecl *Target) {
+  // cudaGetDeviceProperties(&prop, device): prop.pciBusID is as
+  // rank-dependent as which device this rank uses.
+  const RecordDecl *Props = Target->getType()->getAsRecordDecl();
+  if (!Props)
+    return;
+  Dep Device;
+  for (unsigned I = 0; I < Args.size(); ++I)
+    if (static_cast<int>(I) != Entry->Arg)
+      Device = join(Device, Eval.eval(Args[I]));
+  if (!Device.any())
+    return;
+  for (const FieldDecl *Field : Props->fields()) {
+    if (!isPlacementField(Field))
+      continue;
+    const Origin *Why = Ctx.origin(
+        Call, Field, Call->getBeginLoc(),
+        [&] {
+          return fmt::format("'{}' is where this rank's device sits, written "
+                             "by '{}' here",
+                             Field->getName(), Entry->Display);
+        },
+        Device.Why, false, /*ExactRank=*/false, Device.Why->LocalData);
+    store(Field, Device.divergent() ? Dep(Why)
+                                    : Dep(Why, Device.Params, Device.EnvKeys));
   }
 }
 
