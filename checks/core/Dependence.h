@@ -60,6 +60,11 @@ struct Dep {
   bool any() const { return divergent() || conditional(); }
   /// The explanation of a divergent value, or null.
   const Origin *divergence() const { return divergent() ? Why : nullptr; }
+  /// The same dependence told by \p Step (a note that leads to this one's
+  /// explanation): divergent alike, or conditional on the same inputs.
+  Dep explainedBy(const Origin *Step) const {
+    return divergent() ? Dep(Step) : Dep(Step, Params, EnvKeys);
+  }
 
   bool operator==(const Dep &O) const {
     return Why == O.Why && Params == O.Params && EnvKeys == O.EnvKeys;

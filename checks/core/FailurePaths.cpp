@@ -444,15 +444,19 @@ void FailurePaths::computeMustFail() {
 
 void FailurePaths::computeLivePostDominators() {
   unsigned N = Cfg.getNumBlockIDs();
-  LiveBlocks.assign(N, nullptr);
+  Blocks.assign(N, nullptr);
   for (const CFGBlock *B : Cfg)
-    LiveBlocks[B->getBlockID()] = B;
+    Blocks[B->getBlockID()] = B;
   Live = postDominators([&](const CFGBlock *B) {
     return Failing.contains(B) || ErrorExits.contains(B);
   });
-  PastEnds = postDominators([&](const CFGBlock *B) {
-    return Failing.contains(B) || EndingExits.contains(B);
-  });
+  // The same tree unless some error side returns its status (most
+  // functions have no error side at all).
+  PastEnds = EndingExits.size() == ErrorExits.size()
+                 ? Live
+                 : postDominators([&](const CFGBlock *B) {
+                     return Failing.contains(B) || EndingExits.contains(B);
+                   });
 }
 
 FailurePaths::PostDominators
@@ -547,7 +551,7 @@ const CFGBlock *FailurePaths::joinIn(const PostDominators &T,
       return nullptr;
     ++Index;
   }
-  return LiveBlocks[Join];
+  return Blocks[Join];
 }
 
 } // namespace ddp

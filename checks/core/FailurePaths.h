@@ -120,7 +120,7 @@ private:
   /// and the error exits that end the job.
   PostDominators Live, PastEnds;
   /// Blocks by ID.
-  std::vector<const clang::CFGBlock *> LiveBlocks;
+  std::vector<const clang::CFGBlock *> Blocks;
   uint64_t Steps = 0;
 };
 

@@ -246,8 +246,7 @@ void FunctionAnalysis::computeUniformity() {
                          Ctx.text(Cond) + "' leave it here";
                 },
                 Why.Why, /*FromControl=*/true);
-            Dep LeftDep = Why.divergent() ? Dep(Left)
-                                          : Dep(Left, Why.Params, Why.EnvKeys);
+            Dep LeftDep = Why.explainedBy(Left);
             LoopExits[X] = LeftDep;
             Divergent.push_back({X, LeftDep});
           }

@@ -549,7 +549,7 @@ Dep Evaluator::instantiate(const Dep &D, const Expr *Call,
                                  declName(Param));
             },
             A.Why);
-        In = A.divergent() ? Dep(Receives) : Dep(Receives, A.Params, A.EnvKeys);
+        In = A.explainedBy(Receives);
       } else {
         ArgKey K = keyOf(Arg);
         if (K.K == ArgKey::RankVariable) {
@@ -581,8 +581,7 @@ Dep Evaluator::instantiate(const Dep &D, const Expr *Call,
           Root && Root->Input == Param && Root->EnvInput == Env
               ? Ctx.substitute(D.Why, In.Why)
               : (D.Why == Root ? In.Why : Ctx.relink(D.Why, In.Why));
-      Result = join(Result, In.divergent() ? Dep(Why)
-                                           : Dep(Why, In.Params, In.EnvKeys));
+      Result = join(Result, In.explainedBy(Why));
       if (Result.divergent() && !Result.Why->FromControl)
         return Result;
     }
@@ -839,7 +838,7 @@ Dep Evaluator::call(const CallExpr *Call) {
         Call, key(KeyInexact), O.Why->Loc, [&] { return O.Why->Message; },
         O.Why->Cause, O.Why->FromControl, /*ExactRank=*/false,
         O.Why->LocalData);
-    return O.divergent() ? Dep(Inexact) : Dep(Inexact, O.Params, O.EnvKeys);
+    return O.explainedBy(Inexact);
   }
   return O;
 }
@@ -930,7 +929,7 @@ Dep Evaluator::chunkShare(const Expr *Dataset) {
                            Ctx.text(SamplerArg));
       },
       Rank.Why);
-  return Rank.divergent() ? Dep(Why) : Dep(Why, Rank.Params, Rank.EnvKeys);
+  return Rank.explainedBy(Why);
 }
 
 Dep Evaluator::eval(const Expr *E) {
@@ -1302,7 +1301,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
                            Value ? Ctx.text(Value) : "?");
       },
       Cause, false, O.Why->ExactRank && Value && isPlainValue(Value));
-  Dep New = O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys);
+  Dep New = O.explainedBy(Why);
   // A weak update (`a[i] = v`, `*p = v`) adds to what was there.
   if (!Exact && !New.divergent())
     New = join(Eval.declDivergence(Target), New);
@@ -1353,8 +1352,7 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
               declName(Target), Def->getNameAsString());
         },
         Now.Why, false, Now.Why->ExactRank);
-    store(Target,
-          Now.divergent() ? Dep(Why) : Dep(Why, Now.Params, Now.EnvKeys));
+    store(Target, Now.explainedBy(Why));
   }
 }
 
@@ -1546,7 +1544,7 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
                              declName(Target), Ctx.text(Call));
         },
         O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
-    store(Target, O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
+    store(Target, O.explainedBy(Why));
   }
 }
 
@@ -1585,8 +1583,7 @@ void Transfer::devicePlacement(const Expr *Call, const CatalogueEntry *Entry,
                              Field->getName(), Entry->Display);
         },
         Device.Why, false, /*ExactRank=*/false, Device.Why->LocalData);
-    store(Field, Device.divergent() ? Dep(Why)
-                                    : Dep(Why, Device.Params, Device.EnvKeys));
+    store(Field, Device.explainedBy(Why));
   }
 }
 
@@ -1692,8 +1689,7 @@ void Transfer::element(const CFGElement &Elem) {
                              FD->getNameAsString());
         },
         O.Why, false, O.Why->ExactRank && isPlainValue(Value));
-    Rec.Return = join(Rec.Return,
-                      O.divergent() ? Dep(Why) : Dep(Why, O.Params, O.EnvKeys));
+    Rec.Return = join(Rec.Return, O.explainedBy(Why));
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
