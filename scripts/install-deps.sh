@@ -37,9 +37,20 @@ install_sarif_tool() {
     echo "install-deps: npm not found; the SARIF validation tests will fail" >&2
     return 0
   fi
-  echo "install-deps: installing the SARIF Multitool with npm"
-  npm install --silent --prefix "$root/build-tools/sarif" --save-exact \
-    @microsoft/sarif-multitool@5.7.0 >/dev/null
+  # A registry that stops answering must not hold the run until CI's limit
+  # (it did once, with no output): each attempt is bounded, and a third
+  # failure is reported here, before lit says the validator is missing.
+  local attempt
+  for attempt in 1 2 3; do
+    echo "install-deps: installing the SARIF Multitool with npm (attempt $attempt)"
+    if timeout 300 npm install --silent --prefix "$root/build-tools/sarif" \
+      --save-exact --fetch-retries=2 --fetch-timeout=60000 \
+      @microsoft/sarif-multitool@5.7.0 >/dev/null; then
+      return 0
+    fi
+    sleep $((attempt * 10))
+  done
+  echo "install-deps: npm could not install the SARIF Multitool" >&2
 }
 
 if ((${#missing[@]} == 0)); then
