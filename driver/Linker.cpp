@@ -247,8 +247,11 @@ private:
         flatten(T, Kid, Via, Origin, Depth, Out);
       return;
     case NodeRecord::Kind::Call: {
+      // A call whose bodies issue no collective adds nothing to the side,
+      // however it loops or recurses (a logger that reads the environment
+      // through a function that logs filled a side with "env again").
       const SummaryNode *E = resolve(T, R.Name);
-      if (E->isInert())
+      if (!E->mayIssueAny())
         return;
       // Expanded in place when only one body can run; a virtual call with
       // several becomes a choice between them.
