@@ -88,6 +88,24 @@ static bool failsFromMain(const CFGBlock *B, const FunctionDecl *FD,
   return false;
 }
 
+/// True if \p B throws an exception that nothing catches on its way out of
+/// \p FD, and leaving \p FD with one ends the process: \p FD is `main`
+/// (std::terminate, as no caller can catch it) or cannot throw (a noexcept
+/// function, a destructor). A throw inside a try block goes to its handlers
+/// instead of the exit.
+static bool throwsOutOfEnd(const CFGBlock *B, const FunctionDecl *FD,
+                           const CFG &Cfg) {
+  if (!FD || B->succ_size() != 1 || *B->succ_begin() != &Cfg.getExit())
+    return false;
+  const auto *Proto = FD->getType()->getAs<FunctionProtoType>();
+  if (!FD->isMain() && !(Proto && Proto->isNothrow()))
+    return false;
+  return llvm::any_of(*B, [](const CFGElement &Elem) {
+    auto S = Elem.getAs<CFGStmt>();
+    return S && isa<CXXThrowExpr>(S->getStmt());
+  });
+}
+
 namespace {
 
 /// A test of a status: the status and which outcome of the test is the
@@ -320,7 +338,8 @@ FailurePaths::FailurePaths(const FunctionDecl *FD, const CFG &Cfg,
                            AnalysisContext &Ctx)
     : Cfg(Cfg) {
   for (const CFGBlock *B : Cfg)
-    if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST))
+    if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST) ||
+        throwsOutOfEnd(B, FD, Cfg))
       Failing.insert(B);
   Steps += Cfg.getNumBlockIDs();
   findErrorTests(FD, Ctx);

@@ -6,8 +6,9 @@
 //
 //  - which blocks fail: they call abort(), exit(1), std::terminate,
 //    MPI_Abort, an assertion's failure handler, or another function that
-//    does not return and is not a clean exit, or return a non-zero constant
-//    from main (the process exits with an error);
+//    does not return and is not a clean exit, return a non-zero constant
+//    from main (the process exits with an error), or throw out of main or
+//    of a noexcept function with no handler on the way (std::terminate);
 //  - which branches are error tests: the status of a library call compared
 //    with success, whose error side leaves the function with an error (it
 //    returns the status or an error constant, throws, or fails);
