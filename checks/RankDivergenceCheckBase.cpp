@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <fmt/format.h>
 
 using namespace clang::ast_matchers;
@@ -151,18 +152,27 @@ DiagnosticBuilder RankDivergenceCheckBase::warn(const ::ddp::Finding &F,
 }
 
 void RankDivergenceCheckBase::noteWhy(const ::ddp::Origin *Why) {
-  // Where the rank dependence comes from, back to its source.
+  // Where the rank dependence comes from, back to its source. A long chain
+  // keeps its first links (what the condition reads) and its last two (the
+  // source): the middle becomes one note at its first link, so the source is
+  // never cut off.
+  constexpr size_t Head = 6, Tail = 2;
   llvm::DenseSet<const ::ddp::Origin *> Seen;
-  unsigned Shown = 0;
-  for (const ::ddp::Origin *O = Why; O && Shown < 6; O = O->Cause) {
-    if (!Seen.insert(O).second)
-      break;
-    if (O->Loc.isInvalid())
+  llvm::SmallVector<const ::ddp::Origin *, 16> Links;
+  for (const ::ddp::Origin *O = Why; O && Seen.insert(O).second; O = O->Cause)
+    if (O->Loc.isValid())
+      Links.push_back(O);
+  // The text quotes source code, which may hold '%': pass it as an
+  // argument, never as the format.
+  for (size_t I = 0; I < Links.size(); ++I) {
+    if (Links.size() > Head + Tail + 1 && I == Head) {
+      diag(Links[I]->Loc, "%0 more steps from here lead to the source",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(Links.size() - Head - Tail);
+      I = Links.size() - Tail - 1;
       continue;
-    // The text quotes source code, which may hold '%': pass it as an
-    // argument, never as the format.
-    diag(O->Loc, "%0", DiagnosticIDs::Note) << O->Message;
-    ++Shown;
+    }
+    diag(Links[I]->Loc, "%0", DiagnosticIDs::Note) << Links[I]->Message;
   }
 }
 

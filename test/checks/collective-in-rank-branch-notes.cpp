@@ -238,3 +238,31 @@ void returnUnlessRootQuiet(c10d::ProcessGroup *pg, Tensors &t, bool verbose) {
 // CHECK-NOTES: :[[@LINE-5]]:7: note: this condition depends on the rank
 // CHECK-NOTES: :[[@LINE-7]]:14: note: 'rank' is set from 'pg->getRank()' here
 // CHECK-NOTES: :[[@LINE-6]]:5: note: ranks where 'rank != 0 || verbose' leave here (return) and never reach 'allreduce'
+
+// A long chain keeps its first six links and its last two, which name the
+// source of the rank; one note stands for the links between them.
+void longChain(c10d::ProcessGroup *pg, Tensors &grads) {
+  int r0 = pg->getRank();
+  int r1 = r0 + 1;
+  int r2 = r1 + 1;
+  int r3 = r2 + 1;
+  int r4 = r3 + 1;
+  int r5 = r4 + 1;
+  int r6 = r5 + 1;
+  int r7 = r6 + 1;
+  int r8 = r7 + 1;
+  int r9 = r8 + 1;
+  if (r9 == 9)
+    pg->allreduce(grads);
+}
+// CHECK-NOTES: :[[@LINE-2]]:9: warning: 'allreduce' is reached only by ranks where 'r9 == 9' [ddp-collective-in-rank-branch]
+// CHECK-NOTES: :[[@LINE-4]]:7: note: this condition depends on the rank
+// CHECK-NOTES: :[[@LINE-6]]:12: note: 'r9' is set from 'r8 + 1' here
+// CHECK-NOTES: :[[@LINE-8]]:12: note: 'r8' is set from 'r7 + 1' here
+// CHECK-NOTES: :[[@LINE-10]]:12: note: 'r7' is set from 'r6 + 1' here
+// CHECK-NOTES: :[[@LINE-12]]:12: note: 'r6' is set from 'r5 + 1' here
+// CHECK-NOTES: :[[@LINE-14]]:12: note: 'r5' is set from 'r4 + 1' here
+// CHECK-NOTES: :[[@LINE-16]]:12: note: 'r4' is set from 'r3 + 1' here
+// CHECK-NOTES: :[[@LINE-18]]:12: note: 2 more steps from here lead to the source
+// CHECK-NOTES: :[[@LINE-21]]:12: note: 'r1' is set from 'r0 + 1' here
+// CHECK-NOTES: :[[@LINE-23]]:12: note: 'r0' is set from 'pg->getRank()' here
