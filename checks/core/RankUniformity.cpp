@@ -6,6 +6,7 @@
 #include "core/CommunicatorMembership.h"
 #include "core/DataLoading.h"
 #include "core/FailurePaths.h"
+#include "core/FreshAllocations.h"
 #include "core/PublishedValues.h"
 #include "core/TensorLists.h"
 #include "clang/AST/ASTContext.h"
@@ -173,18 +174,6 @@ bool isConversion(const FunctionDecl *FD) {
       "stoi", "stol", "stoll", "stoul", "stoull", "to_string", "string",
       "basic_string", "from_chars", "lexical_cast", "value", "value_or"};
   return llvm::is_contained(Names, FD->getName());
-}
-
-/// Calls that allocate memory: their result is a new address, not a value
-/// computed from their arguments (a rank-dependent size does not make the
-/// pointer rank-dependent). realloc keeps what the old block held.
-bool isAllocation(const FunctionDecl *FD) {
-  if (!FD || !FD->getDeclName().isIdentifier() ||
-      !FD->getReturnType()->isPointerType())
-    return false;
-  llvm::StringRef Name = FD->getName();
-  return Name == "malloc" || Name == "calloc" || Name == "aligned_alloc" ||
-         Name == "valloc" || Name == "memalign" || Name == "pvalloc";
 }
 
 bool isRealloc(const FunctionDecl *FD) {
@@ -1513,6 +1502,9 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
   if (Entry || !Callee || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
       !Ctx.isLibraryDecl(Callee) || Ctx.isAnalysable(Callee))
     return;
+  // cudaMalloc(&p, n) gives p a new block, whatever n is.
+  if (isOutParamAllocator(Callee))
+    return;
   // What the arguments depend on together (a buffer parameter passed in
   // depends on its caller's buffer; the device number on the rank).
   Dep O;
@@ -1674,8 +1666,9 @@ void Transfer::element(const CFGElement &Elem) {
       return;
     Dep O = Eval.eval(Value);
     // Ranks that return here and ranks that go on return different values
-    // (unless the root and the others each return alike after a broadcast).
-    if (!O.divergent() && Controls)
+    // (unless the root and the others each return alike after a broadcast,
+    // or each returns a new block: which allocator made it is no matter).
+    if (!O.divergent() && Controls && !Rec.Fresh->isFresh(Value))
       for (const ControllingBranch &Branch : *Controls)
         if (!Rec.MirroredReturns ||
             !Rec.MirroredReturns->contains(Branch.Branch))
@@ -1735,7 +1728,7 @@ const Expr *RankUniformity::branchCondition(const CFGBlock *B) {
 RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
                                const FailurePaths &Failures,
                                AnalysisContext &Ctx)
-    : FD(FD), Ctx(Ctx), Failures(Failures) {
+    : FD(FD), Ctx(Ctx), Failures(Failures), Fresh(FD) {
   Exit = &Cfg.getExit();
   ExitId = Exit->getBlockID();
   // Reverse post-order, iteratively.
@@ -2055,7 +2048,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
-  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns};
+  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns, &Fresh};
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
     // Every pass visits every return again: the result is the last pass's

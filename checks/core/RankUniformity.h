@@ -15,6 +15,7 @@
 
 #include "core/AnalysisContext.h"
 #include "core/Dependence.h"
+#include "core/FreshAllocations.h"
 #include "core/PublishedValues.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -115,6 +116,8 @@ public:
     /// Publishing branches both of whose sides return: a return under one
     /// does not tell its ranks from the others (see PublishedValues.h).
     const llvm::DenseSet<const clang::CFGBlock *> *MirroredReturns = nullptr;
+    /// Which of the function's values are new blocks.
+    FreshAllocations *Fresh = nullptr;
   };
 
   /// The expression the branch that ends \p B tests, or null.
@@ -196,6 +199,7 @@ private:
       FromDataCache;
   /// The publishing branches both of whose sides return.
   llvm::DenseSet<const clang::CFGBlock *> MirroredReturns;
+  FreshAllocations Fresh;
   /// The publishing branches whose sides meet at each block before their
   /// join.
   llvm::DenseMap<const clang::CFGBlock *,

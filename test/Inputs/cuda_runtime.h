@@ -14,6 +14,8 @@ cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
 const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,
