@@ -1496,6 +1496,22 @@ static bool isForwardingParameter(const FunctionDecl *Callee, unsigned I) {
   return false;
 }
 
+/// Calls that write a whole string into their first argument, made of the
+/// others: sprintf and snprintf, strcpy and the like.
+static bool isStringFormatter(const FunctionDecl *FD) {
+  static constexpr llvm::StringLiteral Names[] = {"sprintf",
+                                                  "snprintf",
+                                                  "vsprintf",
+                                                  "vsnprintf",
+                                                  "strcpy",
+                                                  "stpcpy",
+                                                  "__builtin___sprintf_chk",
+                                                  "__builtin___snprintf_chk",
+                                                  "__builtin___strcpy_chk"};
+  return FD->getDeclName().isIdentifier() &&
+         llvm::is_contained(Names, FD->getName());
+}
+
 void Transfer::writeThroughPointers(const CallExpr *Call,
                                     const CatalogueEntry *Entry) {
   const FunctionDecl *Callee = Call->getDirectCallee();
@@ -1507,11 +1523,35 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
     return;
   // What the arguments depend on together (a buffer parameter passed in
   // depends on its caller's buffer; the device number on the rank).
+  bool Formats = isStringFormatter(Callee) && Call->getNumArgs() > 1;
   Dep O;
-  for (const Expr *Arg : Call->arguments()) {
-    O = join(O, Eval.eval(Arg));
+  for (unsigned I = Formats ? 1 : 0; I < Call->getNumArgs(); ++I) {
+    O = join(O, Eval.eval(Call->getArg(I)));
     if (O.divergent() && !O.Why->FromControl)
       break;
+  }
+  // `snprintf(path, n, "%s/model.bin", dir)` replaces what the whole buffer
+  // held: from here on it holds what the arguments give it, whatever was
+  // written into it before (a rank-named file elsewhere).
+  bool Exact = false;
+  const ValueDecl *Formatted =
+      Formats ? targetDecl(Call->getArg(0), Exact) : nullptr;
+  if (Formatted && Exact && isa<VarDecl>(Formatted)) {
+    written(Formatted);
+    if (!O.any()) {
+      State[Formatted] = Dep();
+      return;
+    }
+    const Origin *Why = Ctx.origin(
+        Call, Formatted, Call->getBeginLoc(),
+        [&] {
+          return fmt::format("'{}' is written by '{}' from a rank-dependent "
+                             "argument here",
+                             declName(Formatted), Ctx.text(Call));
+        },
+        O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
+    store(Formatted, O.explainedBy(Why));
+    return;
   }
   if (!O.any())
     return;
