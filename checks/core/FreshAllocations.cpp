@@ -76,23 +76,21 @@ public:
   bool shouldVisitLambdaExpressions() const { return true; }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign && refersToVar(BO->getLHS()) &&
-        isFreshValue(BO->getRHS()))
-      Allowed.insert(cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()));
+    if (BO->getOpcode() == BO_Assign && isFreshValue(BO->getRHS()))
+      allow(BO->getLHS());
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
     if (isOutParamAllocator(Call->getDirectCallee()) && Call->getNumArgs())
       if (const auto *UO =
               dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenCasts()))
-        if (UO->getOpcode() == UO_AddrOf && refersToVar(UO->getSubExpr()))
-          Allowed.insert(
-              cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()));
+        if (UO->getOpcode() == UO_AddrOf)
+          allow(UO->getSubExpr());
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *RS) {
-    if (const Expr *Value = RS->getRetValue(); Value && refersToVar(Value))
-      Allowed.insert(cast<DeclRefExpr>(Value->IgnoreParenCasts()));
+    if (const Expr *Value = RS->getRetValue())
+      allow(Value);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
@@ -107,9 +105,11 @@ public:
   }
 
 private:
-  bool refersToVar(const Expr *E) const {
+  /// \p E, if it names the variable, is one of the uses allowed.
+  void allow(const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
-    return DRE && DRE->getDecl() == Var;
+    if (DRE && DRE->getDecl() == Var)
+      Allowed.insert(DRE);
   }
   const VarDecl *Var;
   llvm::SmallPtrSet<const DeclRefExpr *, 4> Allowed;

@@ -1521,36 +1521,41 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
   // cudaMalloc(&p, n) gives p a new block, whatever n is.
   if (isOutParamAllocator(Callee))
     return;
+  // `snprintf(path, n, "%s/model.bin", dir)` replaces what the whole buffer
+  // held: from here on it holds what the other arguments give it, whatever
+  // was written into it before (a rank-named file elsewhere).
+  const ValueDecl *Formatted = nullptr;
+  if (isStringFormatter(Callee) && Call->getNumArgs() > 1) {
+    bool Exact = false;
+    const ValueDecl *Target = targetDecl(Call->getArg(0), Exact);
+    if (Exact && isa_and_nonnull<VarDecl>(Target))
+      Formatted = Target;
+  }
   // What the arguments depend on together (a buffer parameter passed in
   // depends on its caller's buffer; the device number on the rank).
-  bool Formats = isStringFormatter(Callee) && Call->getNumArgs() > 1;
   Dep O;
-  for (unsigned I = Formats ? 1 : 0; I < Call->getNumArgs(); ++I) {
+  for (unsigned I = Formatted ? 1 : 0; I < Call->getNumArgs(); ++I) {
     O = join(O, Eval.eval(Call->getArg(I)));
     if (O.divergent() && !O.Why->FromControl)
       break;
   }
-  // `snprintf(path, n, "%s/model.bin", dir)` replaces what the whole buffer
-  // held: from here on it holds what the arguments give it, whatever was
-  // written into it before (a rank-named file elsewhere).
-  bool Exact = false;
-  const ValueDecl *Formatted =
-      Formats ? targetDecl(Call->getArg(0), Exact) : nullptr;
-  if (Formatted && Exact && isa<VarDecl>(Formatted)) {
-    written(Formatted);
-    if (!O.any()) {
-      State[Formatted] = Dep();
-      return;
-    }
+  auto WrittenFrom = [&](const ValueDecl *Target) {
     const Origin *Why = Ctx.origin(
-        Call, Formatted, Call->getBeginLoc(),
+        Call, Target, Call->getBeginLoc(),
         [&] {
           return fmt::format("'{}' is written by '{}' from a rank-dependent "
                              "argument here",
-                             declName(Formatted), Ctx.text(Call));
+                             declName(Target), Ctx.text(Call));
         },
         O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
-    store(Formatted, O.explainedBy(Why));
+    store(Target, O.explainedBy(Why));
+  };
+  if (Formatted) {
+    written(Formatted);
+    if (O.any())
+      WrittenFrom(Formatted);
+    else
+      State[Formatted] = Dep();
     return;
   }
   if (!O.any())
@@ -1566,17 +1571,8 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
     bool Exact;
     const ValueDecl *Target = targetDecl(Call->getArg(I), Exact);
     // Already rank-dependent: its own explanation stays.
-    if (!Target || Eval.declDivergence(Target).divergent())
-      continue;
-    const Origin *Why = Ctx.origin(
-        Call, Target, Call->getBeginLoc(),
-        [&] {
-          return fmt::format("'{}' is written by '{}' from a rank-dependent "
-                             "argument here",
-                             declName(Target), Ctx.text(Call));
-        },
-        O.Why, false, /*ExactRank=*/false, O.Why->LocalData);
-    store(Target, O.explainedBy(Why));
+    if (Target && !Eval.declDivergence(Target).divergent())
+      WrittenFrom(Target);
   }
 }
 
