@@ -18,7 +18,11 @@ For each repository of manifest.json:
      headers that the configure generates there. Nothing is built.
    - "generated": source globs and the flags a user would write by hand, for
      projects whose configure cannot work here (missing submodules, a
-     Makefile-only build, setup.py).
+     Makefile-only build, setup.py). Headers that the project's configure
+     would generate from a template (CMake's configure_file) are made the
+     same way from the manifest's "configure_files" (template, output and
+     the @NAME@ values) under ROOT/cdb/<id>/generated, which the flags name
+     as {generated}.
 
 The code fetched is only read: no target of it is ever built or run. The
 sources stay outside this repository; nothing under ROOT is committed.
@@ -28,6 +32,7 @@ import fnmatch
 import glob
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,9 +41,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def placeholders(src):
-    """What the flags of a generated database may name: {src}, {mpi},
-    {cuda}, {torch}."""
+def placeholders(src, cdb):
+    """What the flags of a generated database may name: {src}, {generated},
+    {mpi}, {cuda}, {torch}."""
     try:
         mpi = subprocess.run(["mpicc", "--showme:compile"], check=True,
                              stdout=subprocess.PIPE, text=True).stdout.strip()
@@ -47,6 +52,7 @@ def placeholders(src):
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     return {
         "src": src,
+        "generated": os.path.join(cdb, "generated"),
         "mpi": mpi,
         "cuda": cuda,
         # LibTorch as Debian installs it (libtorch-dev 1.13).
@@ -118,9 +124,30 @@ def matches(rel, patterns):
     return any(fnmatch.fnmatchcase(rel, p) for p in patterns)
 
 
+def configure_file(src, cdb, spec):
+    """CMake's configure_file(... @ONLY) of one template: @NAME@ becomes the
+    manifest's value; a name it does not give is an error."""
+    with open(os.path.join(src, spec["template"]), encoding="utf-8") as f:
+        text = f.read()
+
+    def value(match):
+        name = match.group(1)
+        if name not in spec["values"]:
+            sys.exit("prepare: %s names @%s@, which the manifest does not give"
+                     % (spec["template"], name))
+        return spec["values"][name]
+
+    out = os.path.join(cdb, "generated", spec["output"])
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(re.sub(r"@([A-Za-z_][A-Za-z0-9_]*)@", value, text))
+
+
 def generated_database(repo, src, cdb):
     spec = repo["database"]
-    values = placeholders(src)
+    values = placeholders(src, cdb)
+    for template in spec.get("configure_files", []):
+        configure_file(src, cdb, template)
     entries, seen = [], set()
     for group in spec["groups"]:
         compiler = group.get("compiler", "clang++")
