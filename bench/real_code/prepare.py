@@ -10,6 +10,9 @@ For each repository of manifest.json:
    leaves it) when there is one, else from https://github.com/<owner>/<name>.
    An existing checkout at the right commit is used as it is; one at another
    commit is an error (it is never reset: someone else may be reading it).
+   The submodules the manifest lists ("submodules", paths) are checked out
+   as `git clone --recursive` would: at the commit the tree records, from
+   the URL of .gitmodules (or its local mirror).
 2. its compile database goes to ROOT/cdb/<id>/compile_commands.json, made
    the way a user would make it:
    - "cmake": a configure of the project (`cmake -S SRC -B ROOT/cdb/<id>
@@ -101,6 +104,52 @@ def get_source(repo, root, mirror):
         # every other file, which is what the analysis reads.
         print("prepare: warning: '%s' checked out with missing objects" % dest)
     return dest
+
+
+def clone_at(url, commit, dest, mirror):
+    """Clones url (or its local mirror) into dest and checks out commit."""
+    origin = url
+    if url.startswith("https://github.com/"):
+        owner, name = url[len("https://github.com/"):].rstrip("/").split("/")[:2]
+        if name.endswith(".git"):
+            name = name[:-4]
+        local = os.path.join(mirror, "%s+%s" % (owner, name), "repo")
+        if os.path.isdir(os.path.join(local, ".git")):
+            local = os.path.join(local, ".git")
+        if os.path.isdir(local):
+            origin = local
+    if run(["git", "clone", "-q", "--no-checkout", origin, dest]).returncode:
+        sys.exit("prepare: could not clone %s" % origin)
+    if run(["git", "-C", dest, "checkout", "-q", commit]).returncode:
+        print("prepare: warning: '%s' checked out with missing objects" % dest)
+
+
+def get_submodules(repo, src, mirror):
+    for path in repo.get("submodules", []):
+        dest = os.path.join(src, path)
+        tree = subprocess.run(["git", "-C", src, "ls-tree", "HEAD", path],
+                              stdout=subprocess.PIPE, text=True).stdout.split()
+        if len(tree) < 3 or tree[1] != "commit":
+            sys.exit("prepare: '%s' has no submodule at '%s'" % (repo["id"], path))
+        commit = tree[2]
+        if os.path.exists(os.path.join(dest, ".git")):
+            continue
+        urls = subprocess.run(
+            ["git", "-C", src, "config", "-f", ".gitmodules", "--get-regexp",
+             r"^submodule\..*\.path$"], stdout=subprocess.PIPE, text=True).stdout
+        name = next((line.split()[0][len("submodule."):-len(".path")]
+                     for line in urls.splitlines() if line.split()[1] == path),
+                    None)
+        url = name and subprocess.run(
+            ["git", "-C", src, "config", "-f", ".gitmodules",
+             "submodule.%s.url" % name], stdout=subprocess.PIPE,
+            text=True).stdout.strip()
+        if not url:
+            sys.exit("prepare: .gitmodules of '%s' has no URL for '%s'"
+                     % (repo["id"], path))
+        if os.path.isdir(dest):
+            os.rmdir(dest)  # the empty directory of an uninitialised submodule
+        clone_at(url, commit, dest, mirror)
 
 
 def cmake_database(repo, src, cdb):
@@ -196,6 +245,7 @@ def main():
         if wanted and repo["id"] not in wanted:
             continue
         src = get_source(repo, args.root, args.mirror)
+        get_submodules(repo, src, args.mirror)
         cdb = os.path.join(args.root, "cdb", repo["id"])
         if os.path.exists(os.path.join(cdb, "compile_commands.json")) \
                 and not args.force:
