@@ -213,8 +213,10 @@ public:
   /// classes named ProcessGroup, and pointers to them: built with the rank
   /// as an argument, yet the same group on every rank.
   bool isGroupType(clang::QualType T);
+  /// A variable of RankEnvVars, or, with RankNameHeuristic, one named like
+  /// a rank (`GLOBAL_PROC_RANK`, not `LORA_RANK`).
   bool isRankEnvVar(llvm::StringRef Name) const {
-    return RankEnvVars.contains(Name);
+    return RankEnvVars.contains(Name) || isRankName(Name);
   }
   /// True for declarations in library namespaces or system headers: their
   /// behaviour comes from the catalogue, not from their bodies.

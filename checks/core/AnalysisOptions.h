@@ -21,12 +21,17 @@ struct AnalysisOptions {
   std::string RankSources;
   /// Calls whose result is the same on every rank (world size, config).
   std::string UniformSources;
-  /// Environment variables that hold a rank when read with getenv.
-  std::string RankEnvVars = "RANK;LOCAL_RANK;NODE_RANK;GROUP_RANK;ROLE_RANK;"
-                            "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_LOCAL_RANK;"
-                            "PMI_RANK;PMIX_RANK;SLURM_PROCID;SLURM_LOCALID;"
-                            "MV2_COMM_WORLD_RANK;MV2_COMM_WORLD_LOCAL_RANK;"
-                            "FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID";
+  /// Environment variables that hold a rank when read with getenv; with
+  /// RankNameHeuristic, so do those named like a rank (GLOBAL_PROC_RANK).
+  std::string RankEnvVars =
+      "RANK;LOCAL_RANK;NODE_RANK;GROUP_RANK;ROLE_RANK;"
+      "OMPI_COMM_WORLD_RANK;OMPI_COMM_WORLD_LOCAL_RANK;"
+      "OMPI_COMM_WORLD_NODE_RANK;PMI_RANK;PMIX_RANK;MPI_LOCALRANKID;"
+      "SLURM_PROCID;SLURM_LOCALID;MV2_COMM_WORLD_RANK;"
+      "MV2_COMM_WORLD_LOCAL_RANK;FLUX_TASK_RANK;FLUX_TASK_LOCAL_ID;"
+      "PALS_RANKID;PALS_LOCAL_RANKID;JSM_NAMESPACE_RANK;"
+      "JSM_NAMESPACE_LOCAL_RANK;HOROVOD_RANK;HOROVOD_LOCAL_RANK;"
+      "HOROVOD_CROSS_RANK";
   /// Treat values read from tensors this rank computed (loss.item()) as
   /// rank-dependent unless the tensor went through a collective: a NaN or
   /// an early-stopping test on one rank's loss.
@@ -41,7 +46,7 @@ struct AnalysisOptions {
   unsigned AnalysisBudget = 5000000;
   /// Case-insensitive regular expression for such names.
   std::string RankNamePattern =
-      "^(m_|_)?(my_?|local_?|global_?|node_?|world_?|proc_?|process_?)?rank(_?id)?_?$|"
+      "^(m_|_)?((my|local|global|node|world|proc|process)_?)*rank(_?id)?_?$|"
       "^(m_|_)?is_?(master|main|main_?process|root|rank_?0|rank_?zero|chief|"
       "leader|coordinator)(_?rank)?_?$";
   /// DDP-like wrapper modules whose backward synchronises gradients:
