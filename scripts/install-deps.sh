@@ -16,7 +16,7 @@ packages=(
   libfmt-dev libzstd-dev
   libicu72
   libtorch-dev libgloo-dev
-  libopenmpi-dev
+  libopenmpi-dev libgtest-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev
   python3-yaml git
 )

@@ -106,6 +106,37 @@ static bool throwsOutOfEnd(const CFGBlock *B, const FunctionDecl *FD,
   });
 }
 
+/// True if \p B is the fatal failure of a GoogleTest assertion
+/// (`ASSERT_TRUE`, `ASSERT_EQ`, `FAIL()`): it returns
+/// `testing::internal::AssertHelper(kFatalFailure, ...) = Message()`. The
+/// test has failed, and its program reports the failure whatever the other
+/// ranks do next. `GTEST_SKIP()` returns the same way with kSkip: a test
+/// that one rank skips is not a failure.
+static bool failsTestAssertion(const CFGBlock *B) {
+  for (const CFGElement &Elem : *B)
+    if (auto S = Elem.getAs<CFGStmt>())
+      if (const auto *Return = dyn_cast<ReturnStmt>(S->getStmt())) {
+        const Expr *Value = Return->getRetValue();
+        const auto *Assign =
+            Value ? dyn_cast<CXXOperatorCallExpr>(Value->IgnoreImplicit())
+                  : nullptr;
+        if (!Assign || Assign->getOperator() != OO_Equal ||
+            Assign->getNumArgs() != 2)
+          return false;
+        const auto *Helper =
+            dyn_cast<CXXConstructExpr>(Assign->getArg(0)->IgnoreImplicit());
+        if (!Helper || Helper->getNumArgs() == 0 ||
+            Helper->getConstructor()->getParent()->getQualifiedNameAsString() !=
+                "testing::internal::AssertHelper")
+          return false;
+        const auto *Kind =
+            dyn_cast<DeclRefExpr>(Helper->getArg(0)->IgnoreParenImpCasts());
+        return Kind && Kind->getDecl()->getDeclName().isIdentifier() &&
+               Kind->getDecl()->getName() == "kFatalFailure";
+      }
+  return false;
+}
+
 namespace {
 
 /// A test of a status: the status and which outcome of the test is the
@@ -339,7 +370,7 @@ FailurePaths::FailurePaths(const FunctionDecl *FD, const CFG &Cfg,
     : Cfg(Cfg) {
   for (const CFGBlock *B : Cfg)
     if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST) ||
-        throwsOutOfEnd(B, FD, Cfg))
+        throwsOutOfEnd(B, FD, Cfg) || failsTestAssertion(B))
       Failing.insert(B);
   Steps += Cfg.getNumBlockIDs();
   findErrorTests(FD, Ctx);

@@ -7,8 +7,9 @@
 //  - which blocks fail: they call abort(), exit(1), std::terminate,
 //    MPI_Abort, an assertion's failure handler, or another function that
 //    does not return and is not a clean exit, return a non-zero constant
-//    from main (the process exits with an error), or throw out of main or
-//    of a noexcept function with no handler on the way (std::terminate);
+//    from main (the process exits with an error), throw out of main or
+//    of a noexcept function with no handler on the way (std::terminate),
+//    or return from a test on a failed GoogleTest assertion (ASSERT_EQ);
 //  - which branches are error tests: the status of a library call compared
 //    with success, whose error side leaves the function with an error (it
 //    returns the status or an error constant, throws, or fails);
