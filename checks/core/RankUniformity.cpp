@@ -316,6 +316,9 @@ private:
   Dep chunkShare(const Expr *Dataset);
   Dep comparison(const BinaryOperator *BO);
   Dep anyChild(const Stmt *S);
+  /// \p O joined with what \p Args give an object or value of type
+  /// \p Result built from them (see isPlacementOnly).
+  Dep arguments(Dep O, llvm::ArrayRef<const Expr *> Args, QualType Result);
   Dep nameHeuristic(const ValueDecl *D);
 
   AnalysisContext &Ctx;
@@ -690,6 +693,36 @@ Dep Evaluator::anyChild(const Stmt *S) {
   return Best;
 }
 
+/// A device handle (c10::Device, a framework's own Device): which device a
+/// value lives on.
+static bool isDeviceHandle(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getDeclName().isIdentifier() && RD->getName() == "Device";
+}
+
+/// True if \p Arg only says where an object of type \p Result is placed: a
+/// tensor built on this rank's device holds what it would hold on any other.
+/// A device, an index, a name or a string made from a device keep it.
+static bool isPlacementOnly(const Expr *Arg, QualType Result) {
+  if (!isDeviceHandle(Arg->getType()))
+    return false;
+  const CXXRecordDecl *RD = Result.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || isDeviceHandle(Result))
+    return false;
+  return !(RD->getDeclName().isIdentifier() && RD->getName() == "basic_string");
+}
+
+Dep Evaluator::arguments(Dep O, llvm::ArrayRef<const Expr *> Args,
+                         QualType Result) {
+  for (const Expr *Arg : Args) {
+    if (O.divergent() && !O.Why->FromControl)
+      break;
+    if (!isPlacementOnly(Arg, Result))
+      O = join(O, eval(Arg));
+  }
+  return O;
+}
+
 Dep Evaluator::unresolved(const Expr *Call, const UnresolvedCall &Match) {
   // Results of communication calls and uniform sources are the same on
   // every rank; a rank source's out-parameter is set by Transfer.
@@ -812,11 +845,8 @@ Dep Evaluator::call(const CallExpr *Call) {
          FD->getName() == "length"))
       return Dep();
   }
-  for (const Expr *Arg : Call->arguments()) {
-    if (O.divergent() && !O.Why->FromControl)
-      break;
-    O = join(O, eval(Arg));
-  }
+  O = arguments(O, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()),
+                Call->getType());
   // The driver corrects this guess with the callee's summary.
   if (O.any() && FD && Ctx.isExternalUserFunction(FD))
     Ctx.Facts.assumeReturn(FD);
@@ -1010,7 +1040,7 @@ Dep Evaluator::eval(const Expr *E) {
       if (const FunctionDecl *Def = Ctor->getDefinition())
         if (Ctx.isAnalysable(Def))
           return Dep();
-    return anyChild(E);
+    return arguments(Dep(), parameterArgs(Construct), Construct->getType());
   }
   // An aggregate's initialiser stores into its fields, as facts of their
   // own (see Transfer::fields): the object as a whole is not what makes
