@@ -845,7 +845,7 @@ Dep Evaluator::call(const CallExpr *Call) {
          FD->getName() == "length"))
       return Dep();
   }
-  O = arguments(O, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()),
+  O = arguments(O, llvm::ArrayRef<const Expr *>(Call->getArgs(), Call->getNumArgs()),
                 Call->getType());
   // The driver corrects this guess with the callee's summary.
   if (O.any() && FD && Ctx.isExternalUserFunction(FD))
@@ -1436,7 +1436,7 @@ void Transfer::call(const CallExpr *Call) {
   const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
   if (Entry)
     catalogued(Call, Entry,
-               llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+               llvm::ArrayRef<const Expr *>(Call->getArgs(), Call->getNumArgs()));
   else if (!Call->getDirectCallee())
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
       catalogued(Call, Match->Entry, Match->Args);
