@@ -693,23 +693,21 @@ Dep Evaluator::anyChild(const Stmt *S) {
   return Best;
 }
 
-/// A device handle (c10::Device, a framework's own Device): which device a
-/// value lives on.
-static bool isDeviceHandle(QualType T) {
+/// True if \p T is, or refers to, a class named \p Name.
+static bool isClassNamed(QualType T, llvm::StringRef Name) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->getDeclName().isIdentifier() && RD->getName() == "Device";
+  return RD && RD->getDeclName().isIdentifier() && RD->getName() == Name;
 }
 
 /// True if \p Arg only says where an object of type \p Result is placed: a
-/// tensor built on this rank's device holds what it would hold on any other.
-/// A device, an index, a name or a string made from a device keep it.
+/// device handle (c10::Device, a framework's own Device) given for a tensor,
+/// which holds what it would hold on any other device. A device, an index or
+/// a string made from a device keep it.
 static bool isPlacementOnly(const Expr *Arg, QualType Result) {
-  if (!isDeviceHandle(Arg->getType()))
-    return false;
-  const CXXRecordDecl *RD = Result.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || isDeviceHandle(Result))
-    return false;
-  return !(RD->getDeclName().isIdentifier() && RD->getName() == "basic_string");
+  return isClassNamed(Arg->getType(), "Device") &&
+         Result.getNonReferenceType()->getAsCXXRecordDecl() &&
+         !isClassNamed(Result, "Device") &&
+         !isClassNamed(Result, "basic_string");
 }
 
 Dep Evaluator::arguments(Dep O, llvm::ArrayRef<const Expr *> Args,
@@ -845,7 +843,7 @@ Dep Evaluator::call(const CallExpr *Call) {
          FD->getName() == "length"))
       return Dep();
   }
-  O = arguments(O, llvm::ArrayRef<const Expr *>(Call->getArgs(), Call->getNumArgs()),
+  O = arguments(O, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()),
                 Call->getType());
   // The driver corrects this guess with the callee's summary.
   if (O.any() && FD && Ctx.isExternalUserFunction(FD))
@@ -1436,7 +1434,7 @@ void Transfer::call(const CallExpr *Call) {
   const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
   if (Entry)
     catalogued(Call, Entry,
-               llvm::ArrayRef<const Expr *>(Call->getArgs(), Call->getNumArgs()));
+               llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
   else if (!Call->getDirectCallee())
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
       catalogued(Call, Match->Entry, Match->Args);
