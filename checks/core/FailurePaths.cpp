@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -134,6 +135,29 @@ static bool failsTestAssertion(const CFGBlock *B) {
         return Kind && Kind->getDecl()->getDeclName().isIdentifier() &&
                Kind->getDecl()->getName() == "kFatalFailure";
       }
+  return false;
+}
+
+/// True if \p B throws, with no handler in \p Cfg on the way out, from the
+/// expansion of a fatal assertion macro (`ASSERT_TRUE`, `ASSERT_EQ`, as
+/// GoogleTest names them) of a test framework that reports the failure and
+/// throws: the test has failed, whatever the other ranks do next.
+static bool throwsFromAssertionMacro(const CFGBlock *B, const CFG &Cfg,
+                                     ASTContext &AST) {
+  if (B->succ_size() != 1 || *B->succ_begin() != &Cfg.getExit())
+    return false;
+  const SourceManager &SM = AST.getSourceManager();
+  for (const CFGElement &Elem : *B) {
+    auto S = Elem.getAs<CFGStmt>();
+    const auto *Throw = S ? dyn_cast<CXXThrowExpr>(S->getStmt()) : nullptr;
+    if (!Throw)
+      continue;
+    for (SourceLocation Loc = Throw->getThrowLoc(); Loc.isMacroID();
+         Loc = SM.getImmediateMacroCallerLoc(Loc))
+      if (Lexer::getImmediateMacroName(Loc, SM, AST.getLangOpts())
+              .starts_with("ASSERT_"))
+        return true;
+  }
   return false;
 }
 
@@ -370,7 +394,8 @@ FailurePaths::FailurePaths(const FunctionDecl *FD, const CFG &Cfg,
     : Cfg(Cfg) {
   for (const CFGBlock *B : Cfg)
     if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST) ||
-        throwsOutOfEnd(B, FD, Cfg) || failsTestAssertion(B))
+        throwsOutOfEnd(B, FD, Cfg) || failsTestAssertion(B) ||
+        throwsFromAssertionMacro(B, Cfg, Ctx.AST))
       Failing.insert(B);
   Steps += Cfg.getNumBlockIDs();
   findErrorTests(FD, Ctx);

@@ -9,7 +9,8 @@
 //    does not return and is not a clean exit, return a non-zero constant
 //    from main (the process exits with an error), throw out of main or
 //    of a noexcept function with no handler on the way (std::terminate),
-//    or return from a test on a failed GoogleTest assertion (ASSERT_EQ);
+//    return from a test on a failed GoogleTest assertion (ASSERT_EQ), or
+//    throw out of the function from another framework's ASSERT_ macro;
 //  - which branches are error tests: the status of a library call compared
 //    with success, whose error side leaves the function with an error (it
 //    returns the status or an error constant, throws, or fails);
