@@ -1549,6 +1549,11 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
   // cudaMalloc(&p, n) gives p a new block, whatever n is.
   if (isOutParamAllocator(Callee))
     return;
+  // std::forward<T>(x) and std::move(x) name x; they write nothing.
+  if (Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+      Call->getNumArgs() == 1 &&
+      (Callee->getName() == "forward" || Callee->getName() == "move"))
+    return;
   // `snprintf(path, n, "%s/model.bin", dir)` replaces what the whole buffer
   // held: from here on it holds what the other arguments give it, whatever
   // was written into it before (a rank-named file elsewhere).
