@@ -948,7 +948,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       ArmIndex.erase(ArmIndex.begin() + I);
       Regions.erase(Regions.begin() + I);
     }
-    if (Arms.size() < 2)
+    if (Arms.size() < 2 || repeatsInnerSide(Arms, ArmSummaries, Undivided))
       continue;
     // A side that calls code that did not compile may issue anything:
     // nothing is known to differ.
@@ -1011,6 +1011,26 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
   RankGatedThrows.clear();
   MembershipTest = nullptr;
   findHandlerMismatches(Out, Deferred);
+}
+
+bool FunctionAnalysis::repeatsInnerSide(
+    llvm::ArrayRef<const CFGBlock *> Arms,
+    llvm::ArrayRef<const SummaryNode *> Summaries,
+    const llvm::DenseSet<const CFGBlock *> &Undivided) const {
+  if (Arms.size() != 2)
+    return false;
+  for (unsigned I = 0; I < 2; ++I) {
+    const SummaryNode *Inner = Summaries[I];
+    // The side is the inner branch and what follows it up to the join: a
+    // plain choice between what the inner branch's sides run.
+    if (!Resolved.count(Arms[I]) || Undivided.contains(Arms[I]) ||
+        Inner->getKind() != SummaryNode::Kind::Choice ||
+        !Inner->getDecision().empty())
+      continue;
+    if (llvm::is_contained(Inner->children(), Summaries[1 - I]))
+      return true;
+  }
+  return false;
 }
 
 const SummaryNode *FunctionAnalysis::summarizeSide(
