@@ -948,7 +948,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
       ArmIndex.erase(ArmIndex.begin() + I);
       Regions.erase(Regions.begin() + I);
     }
-    if (Arms.size() < 2 || repeatsInnerSide(Arms, ArmSummaries, Undivided))
+    if (Arms.size() < 2 || repeatsInnerSide(B, Arms, ArmSummaries, Undivided))
       continue;
     // A side that calls code that did not compile may issue anything:
     // nothing is known to differ.
@@ -1014,16 +1014,20 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
 }
 
 bool FunctionAnalysis::repeatsInnerSide(
-    llvm::ArrayRef<const CFGBlock *> Arms,
+    const CFGBlock *Branch, llvm::ArrayRef<const CFGBlock *> Arms,
     llvm::ArrayRef<const SummaryNode *> Summaries,
     const llvm::DenseSet<const CFGBlock *> &Undivided) const {
-  if (Arms.size() != 2)
+  // Written as one chain: the inner test is the outer one's `else if`.
+  const auto *If = dyn_cast_or_null<IfStmt>(Branch->getTerminatorStmt());
+  const auto *ElseIf = If ? dyn_cast_or_null<IfStmt>(If->getElse()) : nullptr;
+  if (!ElseIf || Arms.size() != 2)
     return false;
   for (unsigned I = 0; I < 2; ++I) {
     const SummaryNode *Inner = Summaries[I];
     // The side is the inner branch and what follows it up to the join: a
     // plain choice between what the inner branch's sides run.
-    if (!Resolved.count(Arms[I]) || Undivided.contains(Arms[I]) ||
+    if (Arms[I]->getTerminatorStmt() != ElseIf || !Resolved.count(Arms[I]) ||
+        Undivided.contains(Arms[I]) ||
         Inner->getKind() != SummaryNode::Kind::Choice ||
         !Inner->getDecision().empty())
       continue;

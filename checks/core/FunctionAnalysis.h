@@ -294,12 +294,13 @@ private:
       const clang::CFGBlock *Join,
       llvm::DenseMap<const clang::CFGBlock *, const SummaryNode *> &Memo,
       llvm::DenseMap<const clang::CFGBlock *, bool> &OnStack);
-  /// True if, of the two sides \p Arms of a branch, one begins with another
-  /// rank-dependent branch (not in \p Undivided) that can run exactly what
-  /// the other side runs (\p Summaries): `if (rank == a) X; else if (rank ==
-  /// b) X; else Y;`. What differs here then differs there, and that branch
-  /// reports it with its own condition.
+  /// True if, of the two sides \p Arms of the `if` \p Branch, one is its
+  /// `else if`, a rank-dependent branch (not in \p Undivided) that can run
+  /// exactly what the other side runs (\p Summaries): `if (rank == a) X;
+  /// else if (rank == b) X; else Y;`. What differs here then differs there,
+  /// and that branch reports it with its own condition.
   bool repeatsInnerSide(
+      const clang::CFGBlock *Branch,
       llvm::ArrayRef<const clang::CFGBlock *> Arms,
       llvm::ArrayRef<const SummaryNode *> Summaries,
       const llvm::DenseSet<const clang::CFGBlock *> &Undivided) const;
