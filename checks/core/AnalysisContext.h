@@ -28,6 +28,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Decl;
 class Expr;
 class CXXMethodDecl;
@@ -108,6 +109,9 @@ private:
 /// True for names that conventionally hold the number of ranks
 /// (world_size, nranks, num_replicas, ...).
 bool isWorldSizeName(llvm::StringRef Name);
+/// True for std::move(x) and std::forward<T>(x): they name x and write
+/// nothing.
+bool isStdMove(const clang::CallExpr *Call);
 
 class AnalysisContext {
 public:

@@ -1,6 +1,7 @@
 //===--- DataLoading.cpp - What LibTorch's data API does with the rank ----===//
 
 #include "core/DataLoading.h"
+#include "core/AnalysisContext.h"
 #include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
 #include "core/Finding.h"
@@ -31,13 +32,6 @@ const CXXRecordDecl *recordOf(QualType T) {
   if (const auto *RD = T->getAsCXXRecordDecl())
     return RD;
   return nullptr;
-}
-
-bool isStdMove(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  return FD && Call->getNumArgs() == 1 && FD->isInStdNamespace() &&
-         FD->getDeclName().isIdentifier() &&
-         (FD->getName() == "move" || FD->getName() == "forward");
 }
 
 /// True if \p E, or an expression inside it, calls a method of a loader.

@@ -1550,9 +1550,7 @@ void Transfer::writeThroughPointers(const CallExpr *Call,
   if (isOutParamAllocator(Callee))
     return;
   // std::forward<T>(x) and std::move(x) name x; they write nothing.
-  if (Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
-      Call->getNumArgs() == 1 &&
-      (Callee->getName() == "forward" || Callee->getName() == "move"))
+  if (isStdMove(Call))
     return;
   // `snprintf(path, n, "%s/model.bin", dir)` replaces what the whole buffer
   // held: from here on it holds what the other arguments give it, whatever
@@ -2246,6 +2244,13 @@ bool RankUniformity::syncedOnSuccess(const ParmVarDecl *Param) const {
     Success = Status;
   }
   return Success && !Failed.empty() && !llvm::is_contained(Failed, *Success);
+}
+
+bool isStdMove(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && Call->getNumArgs() == 1 && FD->isInStdNamespace() &&
+         FD->getDeclName().isIdentifier() &&
+         (FD->getName() == "move" || FD->getName() == "forward");
 }
 
 bool isWorldSizeName(llvm::StringRef Name) {
