@@ -56,10 +56,13 @@ public:
       }
       for (const std::string &Key : TUs[I].Defines)
         Defined.insert(Key);
-      for (const OverrideRecord &O : TUs[I].Overrides)
+      for (const OverrideRecord &O : TUs[I].Overrides) {
+        int Only = O.Confined ? int(I) : -1;
         for (const std::string &Base : O.Overrides)
-          if (SeenOverrides.insert(Base + " " + O.Key).second)
-            Overriders[Base].push_back(O.Key);
+          if (SeenOverrides.insert(fmt::format("{} {} {}", Base, O.Key, Only))
+                  .second)
+            Overriders[Base].push_back({O.Key, Only});
+      }
       for (const SkippedRecord &S : TUs[I].Skipped)
         if (!S.Reason.empty() && !S.Key.empty())
           Broken.insert(S.Key);
@@ -129,7 +132,7 @@ private:
     if (Key.consume_front(AnalysisContext::DispatchPrefix)) {
       // A virtual call: one of the bodies it can run.
       llvm::SmallVector<const SummaryNode *, 4> Alternatives;
-      for (llvm::StringRef Target : dispatchTargets(Key))
+      for (llvm::StringRef Target : dispatchTargets(From, Key))
         Alternatives.push_back(resolve(From, Target));
       return SC.choice(Alternatives);
     }
@@ -141,16 +144,21 @@ private:
     return Broken.contains(Key) ? SC.op(UnknownOp) : SC.empty();
   }
 
-  /// The functions a virtual call of \p Method can run: its own body if a
-  /// TU defines it (a pure method's never runs by dispatch, and has none)
-  /// and every override's.
-  std::vector<llvm::StringRef> dispatchTargets(llvm::StringRef Method) const {
+  /// The functions a virtual call of \p Method in TU \p From can run: its
+  /// own body if a TU defines it (a pure method's never runs by dispatch,
+  /// and has none) and every override's but those of classes confined to
+  /// another TU.
+  std::vector<llvm::StringRef> dispatchTargets(unsigned From,
+                                               llvm::StringRef Method) const {
     std::vector<llvm::StringRef> Targets;
     if (Defined.contains(Method))
       Targets.push_back(Method);
     auto It = Overriders.find(Method);
     if (It != Overriders.end())
-      Targets.insert(Targets.end(), It->second.begin(), It->second.end());
+      for (const Override &O : It->second)
+        if ((O.OnlyTU < 0 || unsigned(O.OnlyTU) == From) &&
+            !llvm::is_contained(Targets, O.Key))
+          Targets.push_back(O.Key);
     return Targets;
   }
 
@@ -167,7 +175,7 @@ private:
         Out.Communicating.push_back(Fn);
       return Out;
     }
-    for (llvm::StringRef Target : dispatchTargets(Key)) {
+    for (llvm::StringRef Target : dispatchTargets(From, Key)) {
       const FunctionRef *Fn = lookup(From, Target);
       if (Fn && resolve(*Fn)->mayIssueAny())
         Out.Communicating.push_back(Fn);
@@ -501,7 +509,12 @@ private:
   /// Every function with a body in some TU, and the overrides of each
   /// virtual method.
   llvm::StringSet<> Defined, SeenOverrides;
-  llvm::StringMap<std::vector<std::string>> Overriders;
+  /// An override, and the one TU whose calls can run it if it is confined.
+  struct Override {
+    std::string Key;
+    int OnlyTU = -1;
+  };
+  llvm::StringMap<std::vector<Override>> Overriders;
   /// Functions whose bodies did not compile, by USR.
   llvm::StringSet<> Broken;
   llvm::StringMap<const SummaryNode *> Done, Previous;
@@ -538,19 +551,20 @@ static DepRecord joinRecords(const DepRecord &A, const DepRecord &B) {
 }
 
 /// The overrides of the pure methods \p Methods (called, defined nowhere),
-/// with what \p All knows of them: which have bodies, and their summaries.
+/// as a call in \p From can run them, with what \p All knows of them: which
+/// have bodies, and their summaries.
 struct DispatchIndex {
   llvm::StringMap<std::vector<std::string>> Overriders;
   llvm::StringSet<> Defined;
   llvm::StringMap<const FactRecord *> Summaries;
 
-  DispatchIndex(const llvm::StringSet<> &Methods,
+  DispatchIndex(const llvm::StringSet<> &Methods, const TUSummary &From,
                 const std::vector<TUSummary> &All) {
     llvm::StringSet<> Wanted;
     for (const TUSummary &TU : All)
       for (const OverrideRecord &O : TU.Overrides)
         for (const std::string &Base : O.Overrides)
-          if (Methods.contains(Base)) {
+          if (Methods.contains(Base) && (!O.Confined || &TU == &From)) {
             auto &List = Overriders[Base];
             if (!llvm::is_contained(List, O.Key))
               List.push_back(O.Key);
@@ -682,7 +696,7 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
     if (!Found.contains(Entry.getKey()))
       Unfound.insert(Entry.getKey());
   if (!Unfound.empty()) {
-    DispatchIndex Dispatch(Unfound, All);
+    DispatchIndex Dispatch(Unfound, TU, All);
     for (const auto &Entry : Dispatch.Overriders)
       if (std::optional<FactRecord> F = Dispatch.summary(Entry.getKey()))
         Add(*F);

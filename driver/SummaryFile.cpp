@@ -141,7 +141,10 @@ static json::Value toJSON(const FunctionRecord &F) {
 }
 
 static json::Value toJSON(const OverrideRecord &O) {
-  return json::Object{{"key", O.Key}, {"overrides", array(O.Overrides)}};
+  json::Object Out{{"key", O.Key}, {"overrides", array(O.Overrides)}};
+  if (O.Confined)
+    Out["confined"] = true;
+  return Out;
 }
 
 static json::Value toJSON(const BranchRecord::Side &S) {
@@ -355,7 +358,8 @@ bool fromJSON(const json::Value &V, FunctionRecord &F, json::Path P) {
 
 bool fromJSON(const json::Value &V, OverrideRecord &O, json::Path P) {
   json::ObjectMapper M(V, P);
-  return M && M.map("key", O.Key) && M.map("overrides", O.Overrides);
+  return M && M.map("key", O.Key) && M.map("overrides", O.Overrides) &&
+         M.mapOptional("confined", O.Confined);
 }
 
 bool fromJSON(const json::Value &V, BranchRecord::Side &S, json::Path P) {

@@ -22,7 +22,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 5;
+inline constexpr unsigned SummaryVersion = 6;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -88,6 +88,9 @@ struct FunctionRecord {
 struct OverrideRecord {
   std::string Key; ///< USR
   std::vector<std::string> Overrides;
+  /// Its class is defined in the TU's main file and no object of it leaves
+  /// that file (core/ConfinedClasses.h): only the TU's own calls can run it.
+  bool Confined = false;
 };
 
 /// A rank-dependent branch with the sides' summaries up to their join.

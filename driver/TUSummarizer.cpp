@@ -2,6 +2,7 @@
 
 #include "TUSummarizer.h"
 #include "core/ClassHierarchy.h"
+#include "core/ConfinedClasses.h"
 #include "core/TranslationUnitAnalysis.h"
 #include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -306,6 +307,7 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
   TU.run();
 
   Recorder Rec(AST, Ctx, Out);
+  auto Confined = confinedClasses(AST);
   for (const FunctionDecl *FD : TU.functions()) {
     FunctionAnalysis *FA = TU.analysis(FD);
     if (!FA || !FA->isValid())
@@ -319,6 +321,7 @@ TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
         MD && MD->isVirtual()) {
       OverrideRecord O;
       O.Key = Key;
+      O.Confined = Confined.contains(MD->getParent()->getCanonicalDecl());
       for (const CXXMethodDecl *Base : overriddenMethods(MD))
         if (std::string BaseKey = usrOf(Base); !BaseKey.empty())
           O.Overrides.push_back(std::move(BaseKey));
