@@ -564,7 +564,8 @@ struct DispatchIndex {
     for (const TUSummary &TU : All)
       for (const OverrideRecord &O : TU.Overrides)
         for (const std::string &Base : O.Overrides)
-          if (Methods.contains(Base) && (!O.Confined || &TU == &From)) {
+          if (Methods.contains(Base) &&
+              (!O.Confined || TU.MainFile == From.MainFile)) {
             auto &List = Overriders[Base];
             if (!llvm::is_contained(List, O.Key))
               List.push_back(O.Key);
