@@ -710,6 +710,94 @@ static bool isPlacementOnly(const Expr *Arg, QualType Result) {
          !isClassNamed(Result, "basic_string");
 }
 
+/// A device, or what a device says of itself (`device.type()`).
+static bool isDeviceValue(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      Construct && Construct->getNumArgs() == 1)
+    E = Construct->getArg(0)->IgnoreParenImpCasts();
+  if (isClassNamed(E->getType(), "Device"))
+    return true;
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(E);
+  return Member && Member->getImplicitObjectArgument() &&
+         isClassNamed(Member->getImplicitObjectArgument()->getType(), "Device");
+}
+
+/// True if objects of \p RD know their device (a `Device` field or a method
+/// returning one: a tensor, a buffer).
+static bool knowsItsDevice(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  if (RD->getDeclName().isIdentifier() && RD->getName() == "Device")
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (isClassNamed(F->getType(), "Device"))
+      return true;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (isClassNamed(M->getReturnType(), "Device"))
+      return true;
+  return false;
+}
+
+/// True if \p T is such an object, or refers or points to one (through
+/// smart pointers and optionals too).
+static bool isPlacedObject(QualType T) {
+  for (unsigned Depth = 0; Depth < 3 && !T.isNull(); ++Depth) {
+    T = T.getNonReferenceType();
+    if (T->isPointerType()) {
+      T = T->getPointeeType();
+      continue;
+    }
+    const auto *RD = T->getAsCXXRecordDecl();
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return knowsItsDevice(RD);
+    T = Spec->getTemplateArgs()[0].getAsType();
+  }
+  return false;
+}
+
+/// True if what \p Target holds describes data placed on a device: an
+/// object that knows its device, or a field of one.
+static bool describesPlacedData(const ValueDecl *Target) {
+  if (const auto *Field = dyn_cast<FieldDecl>(Target))
+    return knowsItsDevice(dyn_cast<CXXRecordDecl>(Field->getParent()));
+  return isPlacedObject(Target->getType());
+}
+
+/// True if \p Cond compares a device with another or with a constant
+/// (`device == buffer_device`, `device.type() == kCPU`): a test of where data
+/// goes, whose sides place the same data on different devices.
+static bool isPlacementTest(const Expr *Cond, ASTContext &AST) {
+  if (!Cond)
+    return false;
+  Cond = Cond->IgnoreImplicit()->IgnoreParenImpCasts();
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+      BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+             Op && Op->getNumArgs() == 2 &&
+             (Op->getOperator() == OO_EqualEqual ||
+              Op->getOperator() == OO_ExclaimEqual)) {
+    L = Op->getArg(0);
+    R = Op->getArg(1);
+  } else if (const auto *Not = dyn_cast<UnaryOperator>(Cond);
+             Not && Not->getOpcode() == UO_LNot) {
+    return isPlacementTest(Not->getSubExpr(), AST);
+  }
+  if (!L || !R || L->containsErrors() || R->containsErrors())
+    return false;
+  auto Constant = [&](const Expr *E) {
+    return !E->isValueDependent() && E->isEvaluatable(AST);
+  };
+  return (isDeviceValue(L) && (isDeviceValue(R) || Constant(R))) ||
+         (isDeviceValue(R) && Constant(L));
+}
+
 Dep Evaluator::arguments(Dep O, llvm::ArrayRef<const Expr *> Args,
                          QualType Result) {
   for (const Expr *Arg : Args) {
@@ -1735,10 +1823,15 @@ void Transfer::element(const CFGElement &Elem) {
     // Ranks that return here and ranks that go on return different values
     // (unless the root and the others each return alike after a broadcast,
     // or each returns a new block: which allocator made it is no matter).
+    // Nor does a test of where the result is placed (see isPlacementTest).
     if (!O.divergent() && Controls && !Rec.Fresh->isFresh(Value))
       for (const ControllingBranch &Branch : *Controls)
-        if (!Rec.MirroredReturns ||
-            !Rec.MirroredReturns->contains(Branch.Branch))
+        if ((!Rec.MirroredReturns ||
+             !Rec.MirroredReturns->contains(Branch.Branch)) &&
+            !(isPlacedObject(FD->getReturnType()) &&
+              isPlacementTest(dyn_cast_or_null<Expr>(
+                                  Branch.Branch->getTerminatorCondition()),
+                              Ctx.AST)))
           O = join(O, Branch.Why);
     if (!O.any())
       return;
@@ -2055,7 +2148,14 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
     if (It == Assigned.end())
       continue;
     const PublishingBranch *Publisher = publishing(Branch.Branch, Join);
+    bool Placement = isPlacementTest(
+        dyn_cast_or_null<Expr>(Branch.Branch->getTerminatorCondition()),
+        Ctx.AST);
     for (const Assignment &A : It->second) {
+      // Where the data goes: the objects assigned on either side hold the
+      // same data (see isPlacementOnly).
+      if (Placement && describesPlacedData(A.Target))
+        continue;
       // Synchronised on every way into the join after its last assignment
       // (both sides broadcast it): the same on every rank.
       auto Now = State.find(A.Target);

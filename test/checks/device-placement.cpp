@@ -23,6 +23,8 @@ class Device {
 public:
   Device(DeviceType Type, int Index);
   int index() const;
+  DeviceType type() const;
+  bool operator==(const Device &Other) const;
 };
 
 class TensorOptions {
@@ -36,6 +38,7 @@ public:
   Tensor(std::vector<int64_t> Dims, TensorOptions Options);
   int64_t numel() const;
   Tensor to(Device D) const;
+  Device device() const;
 };
 
 std::string toString(Device D);
@@ -63,6 +66,92 @@ void placedByOptions() {
   if (Y.numel() == 4)
     MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// Silent: a tensor moved by a helper that tests where it already is
+// (InfiniTrain's Tensor::To): both sides return the same data, placed on
+// different devices, and so does what is assigned under the test.
+Tensor moveTo(const Tensor &T, Device D) {
+  if (T.device() == D)
+    return T;
+  if (D.type() == DeviceType::kCPU)
+    return T.to(D);
+  Tensor Staged = T.to(Device(DeviceType::kCPU, 0));
+  return Staged.to(D);
+}
+
+void placedByTestingHelper() {
+  Tensor X({4}, Device(DeviceType::kCPU, 0));
+  Tensor Y = moveTo(X, Device(DeviceType::kCUDA, rank()));
+  if (Y.numel() == 4)
+    MPI_Barrier(MPI_COMM_WORLD);
+  Tensor Z = X;
+  if (Device(DeviceType::kCUDA, rank()) == Z.device())
+    Z = X.to(Z.device());
+  if (Z.numel() == 4)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Silent: the same for the fields of an object that knows its device, set
+// on the paths the test chooses (InfiniTrain's Tensor::To copies
+// requires_grad_ after `if (device == buffer_device) return ...;`).
+class Buffer {
+public:
+  explicit Buffer(Device D);
+  Device device() const;
+  bool requiresGrad() const { return RequiresGrad; }
+  Buffer movedTo(Device D) const {
+    if (D == device())
+      return *this;
+    Buffer Out(D);
+    Out.RequiresGrad = RequiresGrad;
+    return Out;
+  }
+
+private:
+  bool RequiresGrad = false;
+};
+
+void fieldsOfPlacedObject() {
+  Buffer B(Device(DeviceType::kCPU, 0));
+  Buffer M = B.movedTo(Device(DeviceType::kCUDA, rank()));
+  if (M.requiresGrad())
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Reported: a field of an object that does not know its device, set under a
+// test of one.
+class Schedule {
+public:
+  void plan(Device D) {
+    if (D == Device(DeviceType::kCUDA, 0))
+      Steps = 2;
+  }
+  int steps() const { return Steps; }
+
+private:
+  int Steps = 1;
+};
+
+void scheduledByDevice() {
+  Schedule S;
+  S.plan(Device(DeviceType::kCUDA, rank()));
+  for (int I = 0; I < S.steps(); ++I)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'I < S.steps()' depends on the rank [ddp-rank-gated-barrier]
+}
+// LINT: device-placement.cpp:[[@LINE-4]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
+
+// Reported: a count set under a test of the device is what the test says.
+void countedUnderDeviceTest() {
+  Device Dev(DeviceType::kCUDA, rank());
+  int Steps = 1;
+  if (Dev == Device(DeviceType::kCUDA, 0))
+    Steps = 2;
+  for (int I = 0; I < Steps; ++I)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'I < Steps' depends on the rank [ddp-rank-gated-barrier]
+}
+// LINT: device-placement.cpp:[[@LINE-4]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
 
 // Reported: the device itself, and a copy of it.
 void branchOnDevice() {
