@@ -55,36 +55,52 @@ private:
     return T.isNull() ? nullptr : canonical(T->getAsCXXRecordDecl());
   }
 
+  /// Everything reachable from \p RD through direct mentions (a worklist,
+  /// so recursive types are closed over exactly).
   const RecordSet &ofRecord(const CXXRecordDecl *RD) {
     std::unique_ptr<RecordSet> &Slot = Memo[RD];
     if (Slot)
       return *Slot;
-    // A record met again while its own set is computed adds itself only.
-    Slot = std::make_unique<RecordSet>();
-    RecordSet *Found = Slot.get();
+    auto Found = std::make_unique<RecordSet>();
+    llvm::SmallVector<const CXXRecordDecl *, 16> Work{RD};
     Found->insert(RD);
+    while (!Work.empty()) {
+      const CXXRecordDecl *Next = Work.pop_back_val();
+      for (const CXXRecordDecl *Direct : directlyMentioned(Next))
+        if (Found->insert(Direct).second)
+          Work.push_back(Direct);
+    }
+    // Memo may have grown: look the slot up again.
+    return *(Memo[RD] = std::move(Found));
+  }
+
+  /// The records \p RD names directly: its template arguments, its fields'
+  /// types and its bases' fields' types (not the bases themselves).
+  static llvm::SmallVector<const CXXRecordDecl *, 8>
+  directlyMentioned(const CXXRecordDecl *RD) {
+    llvm::SmallVector<const CXXRecordDecl *, 8> Out;
+    auto Add = [&](QualType T) {
+      if (const CXXRecordDecl *R = strip(T))
+        Out.push_back(R);
+    };
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
       for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
         if (Arg.getKind() == TemplateArgument::Type)
-          addAll(*Found, of(Arg.getAsType()));
-    addFields(*Found, RD);
-    return *Found;
+          Add(Arg.getAsType());
+    addFields(Add, RD);
+    return Out;
   }
 
-  /// The fields of \p RD and of its bases, not the bases themselves.
-  void addFields(RecordSet &Found, const CXXRecordDecl *RD) {
+  template <typename Fn>
+  static void addFields(Fn &Add, const CXXRecordDecl *RD) {
     const CXXRecordDecl *Def = RD->getDefinition();
     if (!Def)
       return;
     for (const FieldDecl *F : Def->fields())
-      addAll(Found, of(F->getType()));
+      Add(F->getType());
     for (const CXXBaseSpecifier &B : Def->bases())
       if (const CXXRecordDecl *Base = strip(B.getType()))
-        addFields(Found, Base);
-  }
-
-  static void addAll(RecordSet &To, const RecordSet &From) {
-    To.insert(From.begin(), From.end());
+        addFields(Add, Base);
   }
 
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<RecordSet>> Memo;
