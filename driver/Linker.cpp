@@ -305,17 +305,8 @@ private:
       return "back to the loop head";
     case NodeRecord::Kind::Choice: {
       std::vector<std::string> Alternatives;
-      for (unsigned Kid : R.Kids) {
-        if (RenderLeft == 0) {
-          Alternatives.push_back("...");
-          break;
-        }
-        std::vector<Item> Items;
-        std::vector<std::string> V = I.Via;
-        flatten(I.TU, Kid, V, I.Origin, I.Via.size(), Items);
-        Alternatives.push_back(renderAll(Items, WithLocations));
-      }
-      return "one of {" + llvm::join(Alternatives, " | ") + "}";
+      alternativesOf(I, WithLocations, Alternatives);
+      return oneOf(std::move(Alternatives));
     }
     case NodeRecord::Kind::Call: {
       Bodies Can = bodiesOf(I.TU, R.Name);
@@ -343,7 +334,7 @@ private:
         }
         if (Can.Silent)
           Alternatives.push_back("nothing");
-        return "one of {" + llvm::join(Alternatives, " | ") + "}";
+        return oneOf(std::move(Alternatives));
       }
       // A call not expanded: recursion, or too deep. Only calls with a body
       // that communicates are kept, so the body is known; its key is never
@@ -358,13 +349,50 @@ private:
     }
   }
 
+  /// The alternatives of the choice \p I, with those of the choices among
+  /// them spliced in (a choice between choices is one choice), except a
+  /// choice made by a test that every rank makes alike, which stays one
+  /// alternative.
+  void alternativesOf(const Item &I, bool WithLocations,
+                      std::vector<std::string> &Out) {
+    for (unsigned Kid : TUs[I.TU].Nodes[I.Node].Kids) {
+      if (RenderLeft == 0) {
+        Out.push_back("...");
+        return;
+      }
+      std::vector<Item> Items;
+      std::vector<std::string> V = I.Via;
+      flatten(I.TU, Kid, V, I.Origin, I.Via.size(), Items);
+      if (Items.size() == 1 && Items[0].Erased) {
+        const NodeRecord &Inner = TUs[Items[0].TU].Nodes[Items[0].Node];
+        if (Inner.K == NodeRecord::Kind::Choice && Inner.Name.empty()) {
+          alternativesOf(Items[0], WithLocations, Out);
+          continue;
+        }
+      }
+      Out.push_back(renderAll(Items, WithLocations));
+    }
+  }
+
   std::string renderAll(const std::vector<Item> &Items, bool WithLocations) {
-    if (Items.empty())
-      return "nothing";
     std::vector<std::string> Parts;
     for (const Item &I : Items)
-      Parts.push_back(render(I, WithLocations));
-    return llvm::join(Parts, " -> ");
+      if (std::string Part = render(I, WithLocations); Part != "nothing")
+        Parts.push_back(std::move(Part));
+    return Parts.empty() ? "nothing" : llvm::join(Parts, " -> ");
+  }
+
+  /// A choice as shown: alternatives that read the same are shown once, and
+  /// a choice left with one is that one (`one of {nothing | nothing}` is
+  /// `nothing`).
+  static std::string oneOf(std::vector<std::string> Alternatives) {
+    std::vector<std::string> Distinct;
+    for (std::string &A : Alternatives)
+      if (!llvm::is_contained(Distinct, A))
+        Distinct.push_back(std::move(A));
+    if (Distinct.size() == 1)
+      return Distinct.front();
+    return "one of {" + llvm::join(Distinct, " | ") + "}";
   }
 
   static std::string label(const BranchRecord &B, unsigned Successor) {
