@@ -2,6 +2,7 @@
 
 #include "core/ClassHierarchy.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -30,6 +31,28 @@ static bool searchBases(const CXXRecordDecl *RD,
 bool isOrDerivesFrom(const CXXRecordDecl *RD,
                      llvm::function_ref<bool(const CXXRecordDecl *)> Matches) {
   return searchBases(RD, Matches, 0);
+}
+
+bool holdsClass(QualType T,
+                llvm::function_ref<bool(const CXXRecordDecl *)> Matches) {
+  for (unsigned Depth = 0; Depth < 4 && !T.isNull(); ++Depth) {
+    T = T.getNonReferenceType();
+    if (T->isPointerType()) {
+      T = T->getPointeeType();
+      continue;
+    }
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD)
+      return false;
+    if (Matches(RD))
+      return true;
+    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return false;
+    T = Spec->getTemplateArgs()[0].getAsType();
+  }
+  return false;
 }
 
 llvm::SmallVector<const CXXMethodDecl *, 4>

@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang {
+class QualType;
 class CXXMemberCallExpr;
 class CXXMethodDecl;
 class CXXRecordDecl;
@@ -21,6 +22,12 @@ namespace ddp {
 bool isOrDerivesFrom(const clang::CXXRecordDecl *RD,
                      llvm::function_ref<bool(const clang::CXXRecordDecl *)>
                          Matches);
+
+/// True if \p T is, refers or points to, or holds as its first template
+/// argument (`std::shared_ptr<Impl>`, `ModuleHolder<Impl>`) a class that
+/// satisfies \p Matches, up to a few levels deep.
+bool holdsClass(clang::QualType T,
+                llvm::function_ref<bool(const clang::CXXRecordDecl *)> Matches);
 
 /// The methods \p MD overrides, directly or through intermediate classes.
 llvm::SmallVector<const clang::CXXMethodDecl *, 4>

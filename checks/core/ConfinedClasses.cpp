@@ -28,6 +28,11 @@ const CXXRecordDecl *canonical(const CXXRecordDecl *RD) {
   return RD ? RD->getCanonicalDecl() : nullptr;
 }
 
+bool inMainFile(const SourceManager &SM, const Decl *D) {
+  SourceLocation Loc = D->getLocation();
+  return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+}
+
 /// The classes a value of some type can point to objects of, memoized.
 class Mentions {
 public:
@@ -37,9 +42,7 @@ public:
     return RD ? ofRecord(RD) : None;
   }
 
-  static const CXXRecordDecl *recordOf(QualType T) { return strip(T); }
-
-private:
+  /// The class \p T is, refers or points to, if any.
   static const CXXRecordDecl *strip(QualType T) {
     while (!T.isNull()) {
       T = T.getNonReferenceType();
@@ -55,6 +58,7 @@ private:
     return T.isNull() ? nullptr : canonical(T->getAsCXXRecordDecl());
   }
 
+private:
   /// Everything reachable from \p RD through direct mentions (a worklist,
   /// so recursive types are closed over exactly).
   const RecordSet &ofRecord(const CXXRecordDecl *RD) {
@@ -227,10 +231,7 @@ public:
   }
 
 private:
-  bool inMainFile(SourceLocation Loc) const {
-    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
-  }
-  bool inMainFile(const Decl *D) const { return inMainFile(D->getLocation()); }
+  bool inMainFile(const Decl *D) const { return ddp::inMainFile(SM, D); }
 
   bool definedHere(const FunctionDecl *FD) const {
     const FunctionDecl *Def = FD->getDefinition();
@@ -258,26 +259,24 @@ private:
         collectBases(C, B.getType());
   }
 
-  /// The candidates a value of type \p T can hold.
+  /// The candidates (those not yet escaped) a value of type \p T can hold.
   RecordSet heldBy(QualType T) {
     RecordSet Out;
     if (T.isNull() || T->isDependentType())
       return Out;
+    auto Add = [&](const CXXRecordDecl *C) {
+      if (Candidates.contains(C))
+        Out.insert(C);
+    };
     for (const CXXRecordDecl *R : Is.of(T)) {
-      if (Candidates.contains(R))
-        Out.insert(R);
+      Add(R);
       auto It = BasesOf.find(R);
       if (It != BasesOf.end())
-        Out.insert(It->second.begin(), It->second.end());
+        llvm::for_each(It->second, Add);
     }
     return Out;
   }
-  bool holdsCandidate(QualType T) {
-    for (const CXXRecordDecl *C : heldBy(T))
-      if (Candidates.contains(C))
-        return true;
-    return false;
-  }
+  bool holdsCandidate(QualType T) { return !heldBy(T).empty(); }
 
   void escapes(const Expr *E) {
     if (!E || Candidates.empty())
@@ -300,7 +299,7 @@ private:
         return;
     if (const auto *Member = dyn_cast<MemberExpr>(T))
       if (const CXXRecordDecl *RD =
-              Mentions::recordOf(Member->getBase()->getType());
+              Mentions::strip(Member->getBase()->getType());
           RD && definedHere(RD))
         return;
     escapes(Value);
@@ -332,12 +331,13 @@ public:
   explicit CandidateFinder(const SourceManager &SM) : SM(SM) {}
 
   bool TraverseDecl(Decl *D) {
-    if (!D || isa<TranslationUnitDecl, LinkageSpecDecl>(D) ||
-        (D->getLocation().isValid() &&
-         SM.isInMainFile(SM.getExpansionLoc(D->getLocation()))))
+    if (!D || isa<TranslationUnitDecl, LinkageSpecDecl>(D) || inMainFile(SM, D))
       return RecursiveASTVisitor::TraverseDecl(D);
     return true;
   }
+  // Classes defined inside a function body are left out (never confined):
+  // the bodies are not walked.
+  bool TraverseStmt(Stmt *) { return true; }
 
   bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
     if (!RD->isThisDeclarationADefinition() || RD->isDependentType() ||

@@ -64,25 +64,8 @@ bool GradientSyncModel::isWrapper(const CXXRecordDecl *RD) const {
 }
 
 bool GradientSyncModel::isWrapperType(QualType T) const {
-  for (unsigned Depth = 0; Depth < 4 && !T.isNull(); ++Depth) {
-    T = T.getNonReferenceType();
-    if (T->isPointerType()) {
-      T = T->getPointeeType();
-      continue;
-    }
-    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-    if (!RD)
-      return false;
-    if (isWrapper(RD))
-      return true;
-    // std::shared_ptr<Impl>, torch::nn::ModuleHolder<Impl>.
-    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-      return false;
-    T = Spec->getTemplateArgs()[0].getAsType();
-  }
-  return false;
+  // std::shared_ptr<Impl>, torch::nn::ModuleHolder<Impl> too.
+  return holdsClass(T, [&](const CXXRecordDecl *RD) { return isWrapper(RD); });
 }
 
 bool GradientSyncModel::isNoSyncGuardType(QualType T) const {

@@ -740,31 +740,12 @@ static bool knowsItsDevice(const CXXRecordDecl *RD) {
   return false;
 }
 
-/// True if \p T is such an object, or refers or points to one (through
-/// smart pointers and optionals too).
-static bool isPlacedObject(QualType T) {
-  for (unsigned Depth = 0; Depth < 3 && !T.isNull(); ++Depth) {
-    T = T.getNonReferenceType();
-    if (T->isPointerType()) {
-      T = T->getPointeeType();
-      continue;
-    }
-    const auto *RD = T->getAsCXXRecordDecl();
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-      return knowsItsDevice(RD);
-    T = Spec->getTemplateArgs()[0].getAsType();
-  }
-  return false;
-}
-
 /// True if what \p Target holds describes data placed on a device: an
 /// object that knows its device, or a field of one.
 static bool describesPlacedData(const ValueDecl *Target) {
   if (const auto *Field = dyn_cast<FieldDecl>(Target))
     return knowsItsDevice(dyn_cast<CXXRecordDecl>(Field->getParent()));
-  return isPlacedObject(Target->getType());
+  return holdsClass(Target->getType(), knowsItsDevice);
 }
 
 /// True if \p Cond compares a device with another or with a constant
@@ -1828,7 +1809,7 @@ void Transfer::element(const CFGElement &Elem) {
       for (const ControllingBranch &Branch : *Controls)
         if ((!Rec.MirroredReturns ||
              !Rec.MirroredReturns->contains(Branch.Branch)) &&
-            !(isPlacedObject(FD->getReturnType()) &&
+            !(holdsClass(FD->getReturnType(), knowsItsDevice) &&
               isPlacementTest(dyn_cast_or_null<Expr>(
                                   Branch.Branch->getTerminatorCondition()),
                               Ctx.AST)))
