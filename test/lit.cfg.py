@@ -104,6 +104,7 @@ real = {
     "libtorch": os.path.exists(
         "/usr/include/torch/csrc/distributed/c10d/ProcessGroupGloo.hpp"),
     "mpi": os.path.exists("/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h"),
+    "gloo": os.path.exists("/usr/include/gloo/allreduce.h"),
     "nccl": any(os.path.exists(p) for p in
                 ("/usr/include/nccl.h", "/usr/local/cuda/include/nccl.h")),
 }

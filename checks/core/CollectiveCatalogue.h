@@ -41,6 +41,9 @@ enum class CallRole : unsigned char {
   DeviceProperty, ///< Returns, or writes to OutArg, a property of the GPU
                   ///< model (compute capability, attribute, name): the same
                   ///< on every rank, whichever device a rank was given.
+  OutputBinding,  ///< Gives an options object the buffer (Arg) that a later
+                  ///< collective taking that object fills: Gloo's
+                  ///< `opts.setOutput(ptr, n)` before `gloo::allreduce(opts)`.
 };
 
 /// True for the roles that every rank must execute together.

@@ -164,6 +164,24 @@ constexpr DefaultEntry OtherEntries[] = {
     {"ncclCommUserRank", R::RankSource, 1},
     {"ncclCommCuDevice", R::RankSource, 1},
     {"ncclCommCount", R::UniformSource, 1},
+    // Gloo (gloo/allreduce.h, ...): each collective takes an options object,
+    // and the output it was given (opts.setOutput(ptr, n)) holds the same
+    // value on every rank once allreduce, broadcast or allgather returns.
+    {"gloo::allreduce", R::Collective, 0},
+    {"gloo::broadcast", R::Collective, 0},
+    {"gloo::allgather", R::Collective, 0},
+    {"gloo::allgatherv", R::Collective, 0},
+    {"gloo::barrier", R::Barrier, -1},
+    {"gloo::gather", R::Collective, -1},
+    {"gloo::scatter", R::Collective, -1},
+    {"gloo::reduce", R::Collective, -1},
+    {"gloo::alltoall", R::Collective, -1},
+    {"gloo::alltoallv", R::Collective, -1},
+    {"gloo::*Options::setOutput", R::OutputBinding, 0},
+    {"gloo::*Options::setOutputs", R::OutputBinding, 0},
+    // Gloo's algorithm objects (AllreduceRing, BarrierAllToAll, ...): run()
+    // is the collective over the context they were built with.
+    {"gloo::Algorithm::run", R::Collective, -1},
     // MPI: blocking, nonblocking and persistent collectives.
     {"MPI_Barrier", R::Barrier, -1},
     {"MPI_Ibarrier", R::Barrier, -1},

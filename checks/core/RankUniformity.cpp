@@ -239,6 +239,15 @@ void forEachFieldInit(
 bool isDistributedClass(const RecordDecl *RD) {
   if (!RD)
     return false;
+  // A communication library's own classes: gloo::Context::rank.
+  const NamespaceDecl *NS = nullptr;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *Enclosing = dyn_cast<NamespaceDecl>(DC))
+      NS = Enclosing;
+  if (NS)
+    if (NS->getDeclName().isIdentifier() &&
+        (NS->getName() == "gloo" || NS->getName() == "c10d"))
+      return true;
   if (RD->getDeclName().isIdentifier()) {
     std::string Name = RD->getName().lower();
     for (const char *Word : {"dist", "process", "comm", "parallel", "group",
@@ -1897,7 +1906,7 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
   Out.resize(Cfg.getNumBlockIDs());
   for (const CFGBlock *B : RPO)
     for (const CFGElement &Elem : *B)
-      if (auto S = Elem.getAs<CFGStmt>())
+      if (auto S = Elem.getAs<CFGStmt>()) {
         if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
           for (const Decl *D : DS->decls())
             if (const auto *VD = dyn_cast<VarDecl>(D)) {
@@ -1905,7 +1914,26 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
               if (VD->getInit())
                 collectAliases(VD, VD->getInit());
             }
+        if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S->getStmt()))
+          collectOutputBinding(MCE);
+      }
   Visited.assign(Cfg.getNumBlockIDs(), false);
+}
+
+void RankUniformity::collectOutputBinding(const CXXMemberCallExpr *Call) {
+  const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  if (!Entry || Entry->Role != CallRole::OutputBinding || Entry->Arg < 0 ||
+      static_cast<unsigned>(Entry->Arg) >= Call->getNumArgs())
+    return;
+  bool Exact;
+  const ValueDecl *Options =
+      targetDecl(Call->getImplicitObjectArgument(), Exact);
+  const ValueDecl *Buffer = targetDecl(Call->getArg(Entry->Arg), Exact);
+  if (!Options || !Buffer || Options == Buffer)
+    return;
+  auto &Bound = Aliases[Options];
+  if (!llvm::is_contained(Bound, Buffer))
+    Bound.push_back(Buffer);
 }
 
 void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {

@@ -27,6 +27,7 @@
 namespace clang {
 class CFG;
 class CFGBlock;
+class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
 class ParmVarDecl;
@@ -128,6 +129,8 @@ public:
 
 private:
   void collectAliases(const clang::VarDecl *Container, const clang::Stmt *S);
+  /// `opts.setOutput(buf, n)`: a collective given \p opts fills `buf`.
+  void collectOutputBinding(const clang::CXXMemberCallExpr *Call);
   /// What the blocks under each rank-dependent branch assign, with the first
   /// statement that does, leaving out variables declared there (they do not
   /// outlive the branch).
@@ -174,8 +177,9 @@ private:
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<DivergenceState> Out;
   std::vector<bool> Visited;
-  /// Containers built from named tensors (`std::vector<at::Tensor> ts{t}`):
-  /// a collective on the container synchronises the tensors too.
+  /// Containers built from named tensors (`std::vector<at::Tensor> ts{t}`),
+  /// and options objects given an output buffer (`opts.setOutput(buf, n)`):
+  /// a collective on the container or the options synchronises those too.
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::ValueDecl *, 2>>
       Aliases;
