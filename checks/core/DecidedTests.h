@@ -62,6 +62,12 @@ private:
               const clang::FunctionDecl *FD, AnalysisContext &Ctx)
       : Core(Core), Value(Value), Vars(std::move(Vars)), Side(Side), FD(FD),
         Ctx(&Ctx) {}
+  /// The value of \p Other (`rank == 1`, tested by \p B) where this test
+  /// decided an equality of the same variable with a constant
+  /// (`rank != 0`): the other constant, or the only other rank when the
+  /// communicator is known to hold two.
+  std::optional<bool> decidedEquality(const clang::Expr *Other,
+                                      const clang::CFGBlock *B) const;
   /// Whether nothing on the side can change what the condition reads;
   /// computed on the first test that matches.
   bool stable() const;
