@@ -3,8 +3,11 @@
 #include "core/CommunicatorMembership.h"
 #include "core/AnalysisContext.h"
 #include "core/BrokenCode.h"
+#include "core/ClassHierarchy.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -33,8 +36,48 @@ static bool isTypedefNamed(QualType T,
   return false;
 }
 
+/// True for a pointer or smart pointer to a gloo::Context (or a class derived
+/// from it, gloo::rendezvous::Context): Gloo's communicator.
+static bool isGlooContextHandle(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = nullptr;
+  if (T->isPointerType()) {
+    RD = T->getPointeeType()->getAsCXXRecordDecl();
+  } else if (const auto *Spec =
+                 dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                     T->getAsCXXRecordDecl())) {
+    if (Spec->getDeclName().isIdentifier() &&
+        (Spec->getName() == "shared_ptr" || Spec->getName() == "unique_ptr") &&
+        Spec->getTemplateArgs().size() > 0 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  }
+  return RD && isOrDerivesFrom(RD, [](const CXXRecordDecl *Base) {
+           return Base->getQualifiedNameAsString() == "gloo::Context";
+         });
+}
+
 bool isCommunicatorType(QualType T) {
-  return isTypedefNamed(T, {"MPI_Comm", "ncclComm_t", "MPI_Win"});
+  return isTypedefNamed(T, {"MPI_Comm", "ncclComm_t", "MPI_Win"}) ||
+         isGlooContextHandle(T);
+}
+
+/// The communicator an options object was built for: `ctx` in
+/// `gloo::AllgatherOptions opts(ctx); gloo::allgather(opts);`.
+static const Expr *communicatorOfOptions(const Expr *Arg) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || !Var->getType()->isRecordType() ||
+      !Var->getInit())
+    return nullptr;
+  const auto *Construct =
+      dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit());
+  if (!Construct || Construct->getNumArgs() == 0 ||
+      !isCommunicatorType(Construct->getArg(0)->getType()))
+    return nullptr;
+  return Construct->getArg(0);
 }
 
 bool isWindowType(QualType T) { return isTypedefNamed(T, {"MPI_Win"}); }
@@ -54,8 +97,12 @@ const Expr *communicatorOf(const CallExpr *Call, bool Catalogued) {
     // By value, or by address (MPI_Comm_free(&comm) frees it collectively).
     QualType T = Callee->getParamDecl(I)->getType();
     if (!isCommunicatorType(T) &&
-        !(T->isPointerType() && isCommunicatorType(T->getPointeeType())))
+        !(T->isPointerType() && isCommunicatorType(T->getPointeeType()))) {
+      if (Catalogued)
+        if (const Expr *Comm = communicatorOfOptions(Call->getArg(I)))
+          return Comm;
       continue;
+    }
     // A collective runs on its (first) communicator; a helper given two
     // could use either.
     if (Catalogued)
@@ -209,13 +256,28 @@ struct Oriented {
 
 /// Both readings of \p Cond if it is a comparison, else none.
 static llvm::SmallVector<Oriented, 2> orientations(const Expr *Cond) {
-  const auto *BO = dyn_cast<BinaryOperator>(Cond);
-  if (!BO || !BO->isComparisonOp())
+  const Expr *L, *R;
+  BinaryOperatorKind Op;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+    if (!BO->isComparisonOp())
+      return {};
+    L = BO->getLHS();
+    R = BO->getRHS();
+    Op = BO->getOpcode();
+  } else if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Cond)) {
+    // `ctx != nullptr` on a std::shared_ptr.
+    if (OCE->getNumArgs() != 2 || (OCE->getOperator() != OO_EqualEqual &&
+                                   OCE->getOperator() != OO_ExclaimEqual))
+      return {};
+    L = OCE->getArg(0);
+    R = OCE->getArg(1);
+    Op = OCE->getOperator() == OO_EqualEqual ? BO_EQ : BO_NE;
+  } else {
     return {};
-  const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
-  const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
-  return {{L, R, BO->getOpcode()},
-          {R, L, BinaryOperator::reverseComparisonOp(BO->getOpcode())}};
+  }
+  L = L->IgnoreParenImpCasts();
+  R = R->IgnoreParenImpCasts();
+  return {{L, R, Op}, {R, L, BinaryOperator::reverseComparisonOp(Op)}};
 }
 
 bool CommunicatorMembership::sharedByMembers(const Expr *Cond,

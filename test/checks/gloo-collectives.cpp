@@ -13,6 +13,7 @@
 // rank-dependent after the call. Twins, reported: a Gloo collective that only
 // some ranks reach, and a buffer given as input only.
 
+#include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -124,6 +125,41 @@ void syncOnInput(const std::shared_ptr<gloo::Context> &context) {
   }
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'barrier' is reached only by ranks where 'mine == 0' [ddp-rank-gated-barrier]
+// LINT: gloo-collectives.cpp:[[@LINE-6]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+
+// A context is Gloo's communicator: processes outside a sub-context hold a
+// null one, so a collective on it under `if (sub != nullptr)` is called by
+// every member (horovod's EnumerateSubRanks). Twin, reported: under the same
+// test, a collective on the world's context.
+std::shared_ptr<gloo::Context>
+joinEvenRanks(const std::shared_ptr<gloo::Context> &world);
+
+std::vector<int> subRanks(const std::shared_ptr<gloo::Context> &world) {
+  std::shared_ptr<gloo::Context> sub;
+  if (world->rank % 2 == 0)
+    sub = joinEvenRanks(world);
+  std::vector<int> result;
+  if (sub != nullptr) {
+    int globalRank = world->rank;
+    result.resize(sub->size);
+    gloo::AllgatherOptions opts(sub);
+    opts.setInput(&globalRank, 1);
+    opts.setOutput(result.data(), result.size());
+    gloo::allgather(opts);
+  }
+  return result;
+}
+
+void worldUnderSubTest(const std::shared_ptr<gloo::Context> &world) {
+  std::shared_ptr<gloo::Context> sub;
+  if (world->rank % 2 == 0)
+    sub = joinEvenRanks(world);
+  if (sub) {
+    gloo::BarrierOptions opts(world);
+    gloo::barrier(opts);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'barrier' is reached only by ranks where 'sub' [ddp-rank-gated-barrier]
 // LINT: gloo-collectives.cpp:[[@LINE-6]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
 
 // Twin, reported: a Gloo collective that only rank 0 reaches.
