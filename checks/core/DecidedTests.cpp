@@ -124,8 +124,9 @@ public:
       }
       // MPI_Comm_rank(comm, &rank): set by name, like an assignment.
       if (UO->getOpcode() == UO_AddrOf)
-        if (const auto *Call = dyn_cast_or_null<CallExpr>(
-                Parents.getParentIgnoreParenImpCasts(const_cast<UnaryOperator *>(UO))))
+        if (const auto *Call =
+                dyn_cast_or_null<CallExpr>(Parents.getParentIgnoreParenImpCasts(
+                    const_cast<UnaryOperator *>(UO))))
           if (writesThroughOutArg(Call, Var, *Ctx)) {
             Setters.push_back(Call);
             return true;
@@ -201,15 +202,13 @@ std::optional<Equality> equalityWithConstant(const Expr *E,
   const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
   if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
     return std::nullopt;
-  for (auto [VarSide, ConstSide] :
-       {std::pair(BO->getLHS(), BO->getRHS()),
-        std::pair(BO->getRHS(), BO->getLHS())}) {
+  for (auto [VarSide, ConstSide] : {std::pair(BO->getLHS(), BO->getRHS()),
+                                    std::pair(BO->getRHS(), BO->getLHS())}) {
     const auto *DRE = dyn_cast<DeclRefExpr>(VarSide->IgnoreParenImpCasts());
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     Expr::EvalResult Result;
     if (!VD || !VD->hasLocalStorage() || !VD->getType()->isIntegerType() ||
-        ConstSide->isValueDependent() ||
-        !ConstSide->EvaluateAsInt(Result, AST))
+        ConstSide->isValueDependent() || !ConstSide->EvaluateAsInt(Result, AST))
       continue;
     return Equality{VD, Result.Val.getInt(), BO->getOpcode() == BO_EQ};
   }
@@ -236,9 +235,9 @@ bool neverCompletes(const Stmt *S) {
   if (Callee->isNoReturn())
     return true;
   return Callee->getDeclName().isIdentifier() &&
-         llvm::is_contained({"exit", "_exit", "_Exit", "quick_exit", "abort",
-                             "MPI_Abort"},
-                            Callee->getName());
+         llvm::is_contained(
+             {"exit", "_exit", "_Exit", "quick_exit", "abort", "MPI_Abort"},
+             Callee->getName());
 }
 
 /// The only call that sets \p Var, a catalogued query of \p Role that
@@ -291,8 +290,7 @@ std::optional<llvm::APSInt> knownWorldSize(const VarDecl *Rank,
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return std::nullopt;
-  const CallExpr *RankSetter =
-      onlySetter(Rank, CallRole::RankSource, FD, Ctx);
+  const CallExpr *RankSetter = onlySetter(Rank, CallRole::RankSource, FD, Ctx);
   if (!RankSetter)
     return std::nullopt;
   const SourceManager &SM = Ctx.AST.getSourceManager();
@@ -300,8 +298,8 @@ std::optional<llvm::APSInt> knownWorldSize(const VarDecl *Rank,
     if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), At))
       break;
     const auto *If = dyn_cast<IfStmt>(S);
-    if (!If || If->getElse() || If->hasInitStorage() ||
-        If->hasVarStorage() || !neverCompletes(If->getThen()))
+    if (!If || If->getElse() || If->hasInitStorage() || If->hasVarStorage() ||
+        !neverCompletes(If->getThen()))
       continue;
     std::optional<Equality> Guard =
         equalityWithConstant(If->getCond(), Ctx.AST);
