@@ -234,9 +234,14 @@ void FunctionAnalysis::computeUniformity() {
           // in the loop, and its region comes back to the loop's test):
           // the loop runs a rank-dependent number of times, though its
           // own test is the same on every rank still in it.
-          if (X != B && isLoopTest(X) &&
-              !Uniformity->branchDivergence(X).divergent() &&
-              !LoopExits.count(X) && reaches(X, B, joinOf(X))) {
+          // (The loop's end is where its live paths meet: a failed call's
+          // exit in the body does not take it to the function's exit.)
+          const CFGBlock *LoopEnd = nullptr;
+          if (X != B && isLoopTest(X))
+            if (!(LoopEnd = Failures->liveJoin(X)))
+              LoopEnd = joinOf(X);
+          if (LoopEnd && !Uniformity->branchDivergence(X).divergent() &&
+              !LoopExits.count(X) && reaches(X, B, LoopEnd)) {
             const Expr *Cond = RankUniformity::branchCondition(B);
             const Origin *Left = Ctx.origin(
                 X, B, Cond ? Cond->getBeginLoc() : SourceLocation(),
