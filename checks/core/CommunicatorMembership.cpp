@@ -204,6 +204,10 @@ static bool spelledAs(const Expr *E, llvm::StringRef Name, ASTContext &AST) {
   return false;
 }
 
+bool isSelfCommunicator(const Expr *Comm, ASTContext &AST) {
+  return spelledAs(Comm, "MPI_COMM_SELF", AST);
+}
+
 bool CommunicatorMembership::isNullCommunicator(const Expr *E) const {
   return E->isNullPointerConstant(Ctx.AST, Expr::NPC_ValueDependentIsNotNull) ||
          spelledAs(E, "MPI_COMM_NULL", Ctx.AST);

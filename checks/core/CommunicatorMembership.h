@@ -57,6 +57,10 @@ bool isStreamType(clang::QualType T);
 const clang::Expr *communicatorOf(const clang::CallExpr *Call,
                                   bool Catalogued);
 
+/// True if \p Comm is MPI_COMM_SELF, the communicator of the calling
+/// process alone.
+bool isSelfCommunicator(const clang::Expr *Comm, clang::ASTContext &AST);
+
 /// True if \p A and \p B name the same object: the same variable, or the
 /// same field of the same object (`info->comm` and `info->comm`).
 bool sameObject(const clang::Expr *A, const clang::Expr *B);

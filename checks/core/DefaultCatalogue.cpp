@@ -234,9 +234,25 @@ constexpr DefaultEntry OtherEntries[] = {
     {"MPI_Comm_create", R::Collective, -1},
     {"MPI_Comm_create_group", R::Collective, -1},
     {"MPI_Comm_free", R::Collective, -1},
+    {"MPI_Comm_idup", R::Collective, -1},
+    {"MPI_Comm_dup_with_info", R::Collective, -1},
+    {"MPI_Intercomm_create", R::Collective, -1},
+    {"MPI_Intercomm_merge", R::Collective, -1},
     {"MPI_Cart_create", R::Collective, -1},
+    {"MPI_Cart_sub", R::Collective, -1},
+    {"MPI_Graph_create", R::Collective, -1},
+    {"MPI_Dist_graph_create", R::Collective, -1},
+    {"MPI_Dist_graph_create_adjacent", R::Collective, -1},
     {"MPI_Win_create", R::Collective, -1},
+    {"MPI_Win_allocate", R::Collective, -1},
+    {"MPI_Win_allocate_shared", R::Collective, -1},
+    {"MPI_Win_create_dynamic", R::Collective, -1},
     {"MPI_Win_fence", R::Collective, -1},
+    {"MPI_Win_free", R::Collective, -1},
+    // MPI-IO: opening a file is collective over the communicator it is
+    // opened on. (The calls on an open file name only its handle, whose
+    // communicator may be MPI_COMM_SELF: not catalogued.)
+    {"MPI_File_open", R::Collective, -1},
     {"MPI_Finalize", R::Collective, -1},
     // MPI: point-to-point and local calls.
     {"MPI_Send", R::PointToPoint, -1},

@@ -429,6 +429,10 @@ void FunctionAnalysis::computeSites() {
         if (Site.Communicator &&
             Ctx.resolve(Uniformity->divergenceAt(B, Site.Communicator)))
           continue;
+        // MPI_COMM_SELF holds the calling process alone: a collective on
+        // it waits for no one else (rank 0's MPI_File_open of its own file).
+        if (Site.Communicator && isSelfCommunicator(Site.Communicator, Ctx.AST))
+          continue;
         // A pattern such as "util::Comm::*" names many calls: show each by
         // its own name.
         Site.Summary = Ctx.Summaries.op(
