@@ -30,6 +30,20 @@ struct FunctionRef {
   const FunctionRecord *Record = nullptr;
 };
 
+/// True if \p TU defines `main`: it is the root of a program of its own.
+bool definesMain(const TUSummary &TU) {
+  return llvm::any_of(TU.Defines, [](llvm::StringRef Key) {
+    return Key == "c:@F@main" || Key.starts_with("c:@F@main#");
+  });
+}
+
+/// True if \p A and \p B can be linked into one program: not two TUs that
+/// each define `main` (a compile database's separate examples or
+/// benchmarks, whose helpers of the same name are different functions).
+bool mayLink(const TUSummary &A, const TUSummary &B) {
+  return !(definesMain(A) && definesMain(B));
+}
+
 /// One element of a side, flattened through resolved calls. An item without
 /// a summary (Erased null) stands for the elements left out past
 /// MaxRenderedItems.
@@ -50,8 +64,9 @@ public:
     for (unsigned I = 0; I < TUs.size(); ++I) {
       for (const std::string &Name : TUs[I].Barriers)
         SC.markBarrier(SC.name(Name));
+      HasMain.push_back(definesMain(TUs[I]));
       for (const FunctionRecord &F : TUs[I].Functions) {
-        Functions.try_emplace(F.Key, FunctionRef{I, &F});
+        Functions[F.Key].push_back(FunctionRef{I, &F});
         Local.try_emplace(localKey(I, F.Key), FunctionRef{I, &F});
       }
       for (const std::string &Key : TUs[I].Defines)
@@ -119,13 +134,19 @@ private:
 
   /// The body \p Key names, seen from TU \p From: its own definition if it
   /// has one (a compile database can hold several programs, each with its
-  /// own `main` and helpers of the same name), else the first TU's.
+  /// own `main` and helpers of the same name), else the first of a TU it
+  /// can be linked with (not another program's `main` file).
   const FunctionRef *lookup(unsigned From, llvm::StringRef Key) const {
     auto Own = Local.find(localKey(From, Key));
     if (Own != Local.end())
       return &Own->second;
     auto Any = Functions.find(Key);
-    return Any == Functions.end() ? nullptr : &Any->second;
+    if (Any == Functions.end())
+      return nullptr;
+    for (const FunctionRef &Fn : Any->second)
+      if (!(HasMain[From] && HasMain[Fn.TU]))
+        return &Fn;
+    return nullptr;
   }
 
   const SummaryNode *resolve(unsigned From, llvm::StringRef Key) {
@@ -533,7 +554,11 @@ private:
   const LocationPrinter &Show;
   SummaryContext SC;
   /// Bodies by USR (the first TU's), and by TU and USR.
-  llvm::StringMap<FunctionRef> Functions, Local;
+  /// Every definition of each function, in TU order; each TU's own.
+  llvm::StringMap<std::vector<FunctionRef>> Functions;
+  llvm::StringMap<FunctionRef> Local;
+  /// Which TUs define `main`.
+  std::vector<bool> HasMain;
   /// Every function with a body in some TU, and the overrides of each
   /// virtual method.
   llvm::StringSet<> Defined, SeenOverrides;
@@ -679,11 +704,18 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
   };
   // The parameters of this TU's functions that calls in other TUs pass
   // rank-dependent arguments or rank variables' names.
+  // (Only calls that link to this TU's definition: not from another
+  // program's `main` file, nor from a TU with a definition of its own.)
   for (const TUSummary &Other : All)
-    if (&Other != &TU)
+    if (&Other != &TU && mayLink(TU, Other)) {
+      llvm::StringSet<> OtherDefines;
+      for (const std::string &K : Other.Defines)
+        OtherDefines.insert(K);
       for (const FactRecord &F : Other.Exports)
-        if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key))
+        if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key) &&
+            !OtherDefines.contains(F.Key))
           Add(F);
+    }
   // The summaries of the functions it calls elsewhere, from the first TU
   // that defines each (as the link resolves the calls). A function defined
   // there without a summary returns and writes nothing rank-dependent: that
@@ -697,7 +729,7 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
       Guessed.insert(Id.rsplit(':').first);
   llvm::StringSet<> Found;
   for (const TUSummary &Other : All) {
-    if (&Other == &TU || !Other.Error.empty())
+    if (&Other == &TU || !Other.Error.empty() || !mayLink(TU, Other))
       continue;
     llvm::StringMap<const FactRecord *> Summaries;
     for (const FactRecord &F : Other.Exports)
