@@ -341,7 +341,8 @@ private:
             SentBefore = true;
             continue;
           }
-          Pairs.push_back({Block, {Recv->At, E.At, Recv->Name, E.Name}});
+          if (!fromFixedRank(*Recv))
+            Pairs.push_back({Block, {Recv->At, E.At, Recv->Name, E.Name}});
           return;
         }
         if (E.K != Event::Wait || Recv)
@@ -354,6 +355,19 @@ private:
         Recv = E;
       }
     }
+  }
+
+  /// True if \p Recv waits only for messages from fixed ranks
+  /// (`MPI_Recv(buf, n, type, 0, ...)`): the rank named cannot be one of
+  /// the ranks that run this code, since it would wait for itself; it runs
+  /// another role (OSU's recv_thread, run on rank 1 only).
+  bool fromFixedRank(const Event &Recv) const {
+    return !Recv.From.empty() && llvm::all_of(Recv.From, [&](const Posted &P) {
+      if (!P.Peer || !isIntegerConstant(P.Peer, Ctx.AST))
+        return false;
+      std::optional<llvm::APSInt> V = P.Peer->getIntegerConstantExpr(Ctx.AST);
+      return V && !V->isNegative(); // Not MPI_ANY_SOURCE.
+    });
   }
 
   /// True if the ranks reaching \p Block are one role of several: an

@@ -183,3 +183,25 @@ void mpiCombined(float *in, float *out, int n, int partner) {
   MPI_Sendrecv(out, n, MPI_FLOAT, partner, 0, in, n, MPI_FLOAT, partner, 0,
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
+
+// The worker's side of a ping-pong with rank 0, which only the other ranks
+// run (OSU's osu_latency_mt runs it as rank 1's thread): rank 0 cannot
+// receive from itself, so it runs other code. Silent.
+void *pongWithRankZero(void *arg) {
+  float *buf = static_cast<float *>(arg);
+  for (int i = 0; i < 100; ++i) {
+    MPI_Recv(buf, 8, MPI_FLOAT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 8, MPI_FLOAT, 0, 2, MPI_COMM_WORLD);
+  }
+  return nullptr;
+}
+
+// Twin, reported: a receive from any source can be waiting on every rank.
+void pongWithAnyone(float *buf) {
+  MPI_Recv(buf, 8, MPI_FLOAT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: every rank waits in 'MPI_Recv' before its 'MPI_Send'
+  MPI_Send(buf, 8, MPI_FLOAT, 0, 2, MPI_COMM_WORLD);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the 'MPI_Send' the peer waits for
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: let one rank of each pair send first
+}
