@@ -1,6 +1,7 @@
 //===--- DecidedTests.cpp - Tests a rank-dependent branch already decided -===//
 
 #include "core/DecidedTests.h"
+#include "core/BrokenCode.h"
 #include "core/RankUniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -206,11 +207,10 @@ std::optional<Equality> equalityWithConstant(const Expr *E,
                                     std::pair(BO->getRHS(), BO->getLHS())}) {
     const auto *DRE = dyn_cast<DeclRefExpr>(VarSide->IgnoreParenImpCasts());
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    Expr::EvalResult Result;
-    if (!VD || !VD->hasLocalStorage() || !VD->getType()->isIntegerType() ||
-        ConstSide->isValueDependent() || !ConstSide->EvaluateAsInt(Result, AST))
+    if (!VD || !VD->hasLocalStorage() || !VD->getType()->isIntegerType())
       continue;
-    return Equality{VD, Result.Val.getInt(), BO->getOpcode() == BO_EQ};
+    if (std::optional<llvm::APSInt> Value = evaluateInt(ConstSide, AST))
+      return Equality{VD, *Value, BO->getOpcode() == BO_EQ};
   }
   return std::nullopt;
 }
@@ -274,19 +274,18 @@ const CallExpr *onlySetter(const VarDecl *Var, CallRole Role,
   return Call;
 }
 
-/// The number of ranks in the communicator \p Rank was read from, where
-/// \p At is, if a guard the function passed before fixes it:
+/// The first guard in \p FD that fixes the number of ranks in the
+/// communicator \p Rank was read from, and where it ends:
 ///
 ///   MPI_Comm_size(comm, &size);
 ///   MPI_Comm_rank(comm, &rank);
 ///   if (size != 2) { ...; MPI_Finalize(); return 1; }
 ///
-/// The guard must be a statement of the function's body itself, ahead of
-/// \p At, and leave the function (or the process) when it fails.
-std::optional<llvm::APSInt> knownWorldSize(const VarDecl *Rank,
-                                           SourceLocation At,
-                                           const FunctionDecl *FD,
-                                           AnalysisContext &Ctx) {
+/// The guard must be a statement of the function's body itself and leave
+/// the function (or the process) when it fails; past it, the size holds.
+std::optional<SizeGuard> firstSizeGuard(const VarDecl *Rank,
+                                        const FunctionDecl *FD,
+                                        AnalysisContext &Ctx) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return std::nullopt;
@@ -295,8 +294,6 @@ std::optional<llvm::APSInt> knownWorldSize(const VarDecl *Rank,
     return std::nullopt;
   const SourceManager &SM = Ctx.AST.getSourceManager();
   for (const Stmt *S : Body->body()) {
-    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), At))
-      break;
     const auto *If = dyn_cast<IfStmt>(S);
     if (!If || If->getElse() || If->hasInitStorage() || If->hasVarStorage() ||
         !neverCompletes(If->getThen()))
@@ -311,7 +308,7 @@ std::optional<llvm::APSInt> knownWorldSize(const VarDecl *Rank,
         SM.isBeforeInTranslationUnit(SizeSetter->getEndLoc(),
                                      If->getBeginLoc()) &&
         sameExpr(SizeSetter->getArg(0), RankSetter->getArg(0), Ctx.AST))
-      return Guard->Value;
+      return SizeGuard{Guard->Value, If->getEndLoc()};
   }
   return std::nullopt;
 }
@@ -391,12 +388,15 @@ std::optional<bool> DecidedTest::decidedEquality(const Expr *Other,
     AskedEqual = false; // var != c0 here
   } else if (const Stmt *Test = B->getTerminatorStmt()) {
     // var != c0 and the communicator has two ranks: var is the other one.
-    std::optional<llvm::APSInt> Size =
-        knownWorldSize(Known->Var, Test->getBeginLoc(), FD, *Ctx);
-    auto IsRank = [&](const llvm::APSInt &V) {
-      return !V.isNegative() && V.getExtValue() < 2;
+    if (!Guard)
+      Guard = firstSizeGuard(Known->Var, FD, *Ctx);
+    auto IsRank = [](const llvm::APSInt &V) {
+      return V.isNonNegative() && V.getActiveBits() <= 1; // 0 or 1
     };
-    if (Size && llvm::APSInt::isSameValue(*Size, llvm::APSInt::get(2)) &&
+    if (*Guard &&
+        Ctx->AST.getSourceManager().isBeforeInTranslationUnit(
+            (*Guard)->End, Test->getBeginLoc()) &&
+        llvm::APSInt::isSameValue((*Guard)->Size, llvm::APSInt::get(2)) &&
         IsRank(Known->Value) && IsRank(Asked->Value))
       AskedEqual = true;
   }

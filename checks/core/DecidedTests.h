@@ -22,6 +22,8 @@
 #ifndef DDP_CORE_DECIDEDTESTS_H
 #define DDP_CORE_DECIDEDTESTS_H
 
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -37,6 +39,13 @@ class VarDecl;
 namespace ddp {
 
 class AnalysisContext;
+
+/// A guard that leaves unless a communicator has Size ranks, and where it
+/// ends (DecidedTests.cpp).
+struct SizeGuard {
+  llvm::APSInt Size;
+  clang::SourceLocation End;
+};
 
 /// The value a branch's condition has on one of its sides, with the
 /// variables it reads.
@@ -80,6 +89,9 @@ private:
   const clang::FunctionDecl *FD;
   AnalysisContext *Ctx;
   mutable std::optional<bool> Stable;
+  /// The guard that fixes the size of the tested rank's communicator, once
+  /// looked for.
+  mutable std::optional<std::optional<SizeGuard>> Guard;
 };
 
 } // namespace ddp

@@ -363,9 +363,8 @@ private:
   /// another role (OSU's recv_thread, run on rank 1 only).
   bool fromFixedRank(const Event &Recv) const {
     return !Recv.From.empty() && llvm::all_of(Recv.From, [&](const Posted &P) {
-      if (!P.Peer || !isIntegerConstant(P.Peer, Ctx.AST))
-        return false;
-      std::optional<llvm::APSInt> V = P.Peer->getIntegerConstantExpr(Ctx.AST);
+      std::optional<llvm::APSInt> V =
+          P.Peer ? evaluateInt(P.Peer, Ctx.AST) : std::nullopt;
       return V && !V->isNegative(); // Not MPI_ANY_SOURCE.
     });
   }
