@@ -37,13 +37,6 @@ bool definesMain(const TUSummary &TU) {
   });
 }
 
-/// True if \p A and \p B can be linked into one program: not two TUs that
-/// each define `main` (a compile database's separate examples or
-/// benchmarks, whose helpers of the same name are different functions).
-bool mayLink(const TUSummary &A, const TUSummary &B) {
-  return !(definesMain(A) && definesMain(B));
-}
-
 /// One element of a side, flattened through resolved calls. An item without
 /// a summary (Erased null) stands for the elements left out past
 /// MaxRenderedItems.
@@ -706,16 +699,26 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
   // rank-dependent arguments or rank variables' names.
   // (Only calls that link to this TU's definition: not from another
   // program's `main` file, nor from a TU with a definition of its own.)
-  for (const TUSummary &Other : All)
-    if (&Other != &TU && mayLink(TU, Other)) {
-      llvm::StringSet<> OtherDefines;
-      for (const std::string &K : Other.Defines)
-        OtherDefines.insert(K);
-      for (const FactRecord &F : Other.Exports)
-        if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key) &&
-            !OtherDefines.contains(F.Key))
-          Add(F);
-    }
+  const bool TUDefinesMain = definesMain(TU);
+  for (const TUSummary &Other : All) {
+    if (&Other == &TU)
+      continue;
+    llvm::SmallVector<const FactRecord *, 8> Passed;
+    for (const FactRecord &F : Other.Exports)
+      if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key))
+        Passed.push_back(&F);
+    if (Passed.empty() || (TUDefinesMain && definesMain(Other)))
+      continue;
+    llvm::StringSet<> OtherDefines;
+    for (const FactRecord *F : Passed)
+      OtherDefines.insert(F->Key);
+    for (const std::string &K : Other.Defines)
+      if (OtherDefines.contains(K))
+        OtherDefines.erase(K);
+    for (const FactRecord *F : Passed)
+      if (OtherDefines.contains(F->Key))
+        Add(*F);
+  }
   // The summaries of the functions it calls elsewhere, from the first TU
   // that defines each (as the link resolves the calls). A function defined
   // there without a summary returns and writes nothing rank-dependent: that
@@ -729,7 +732,8 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
       Guessed.insert(Id.rsplit(':').first);
   llvm::StringSet<> Found;
   for (const TUSummary &Other : All) {
-    if (&Other == &TU || !Other.Error.empty() || !mayLink(TU, Other))
+    if (&Other == &TU || !Other.Error.empty() ||
+        (TUDefinesMain && definesMain(Other)))
       continue;
     llvm::StringMap<const FactRecord *> Summaries;
     for (const FactRecord &F : Other.Exports)
