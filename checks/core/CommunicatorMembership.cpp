@@ -54,8 +54,13 @@ static bool isGlooContextHandle(QualType T) {
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
   }
+  // By name, not by the qualified string: this runs for every parameter
+  // of every call.
   return RD && isOrDerivesFrom(RD, [](const CXXRecordDecl *Base) {
-           return Base->getQualifiedNameAsString() == "gloo::Context";
+           const auto *NS = dyn_cast<NamespaceDecl>(Base->getDeclContext());
+           return Base->getIdentifier() && Base->getName() == "Context" && NS &&
+                  NS->getIdentifier() && NS->getName() == "gloo" &&
+                  NS->getDeclContext()->getRedeclContext()->isTranslationUnit();
          });
 }
 
