@@ -178,6 +178,11 @@ SummaryContext::decision(llvm::StringRef Key,
     return Alts.front();
   if (llvm::all_of(Alts, [](const SummaryNode *A) { return A->isInert(); }))
     return Empty;
+  // A loop each of whose iterations issues nothing before it comes back to
+  // the test (`for (i = 0; i < n; ++i) fill(i);`) only ever leaves: it is
+  // its exit. Applied again when the driver resolves the body's calls.
+  if (LoopBody != 0 && Alts.size() == 2 && Alts[LoopBody - 1] == loopBack())
+    return Alts[2 - LoopBody];
   // What every alternative starts or ends with is issued whichever is taken.
   // Not for a loop's test: restricted to "runs", its alternatives become the
   // body followed by the exit (UniformDecisions.cpp), which a factored
