@@ -183,6 +183,11 @@ SummaryContext::decision(llvm::StringRef Key,
   // its exit. Applied again when the driver resolves the body's calls.
   if (LoopBody != 0 && Alts.size() == 2 && Alts[LoopBody - 1] == loopBack())
     return Alts[2 - LoopBody];
+  // A loop whose iterations issue nothing but what a test taken in exactly
+  // one of them issues (`if (i == skip) barrier();`) issues that once.
+  if (LoopBody != 0 && Alts.size() == 2)
+    if (const SummaryNode *Once = onceOnly(Alts[LoopBody - 1]))
+      return seq(Once, Alts[2 - LoopBody]);
   // What every alternative starts or ends with is issued whichever is taken.
   // Not for a loop's test: restricted to "runs", its alternatives become the
   // body followed by the exit (UniformDecisions.cpp), which a factored
@@ -218,6 +223,23 @@ SummaryContext::decision(llvm::StringRef Key,
     }
   }
   return intern(SummaryNode::Kind::Choice, Key, LoopBody, Alts);
+}
+
+const SummaryNode *SummaryContext::onceOnly(const SummaryNode *Body) {
+  llvm::SmallVector<const SummaryNode *, 8> Parts = topLevelParts(Body);
+  if (Parts.empty() || Parts.back() != loopBack())
+    return nullptr;
+  const SummaryNode *Once = nullptr;
+  for (const SummaryNode *Part : llvm::ArrayRef(Parts).drop_back()) {
+    if (Part->isInert())
+      continue;
+    llvm::ArrayRef<const SummaryNode *> Kids = Part->children();
+    if (Once || !Part->getDecision().contains(OnceMarker) || Kids.size() != 2 ||
+        !Kids[1]->isInert() || Kids[0]->loopsBack())
+      return nullptr;
+    Once = Kids[0];
+  }
+  return Once;
 }
 
 const SummaryNode *SummaryContext::plain(const SummaryNode *N) {

@@ -31,6 +31,10 @@ namespace ddp {
 /// whose sides may issue it is not compared (nothing is known to differ).
 inline constexpr llvm::StringLiteral UnknownOp = "<code that did not compile>";
 
+/// In a decision's key: the decision's first alternative runs in exactly
+/// one iteration of the loop around it (OnceTests.h).
+inline constexpr llvm::StringLiteral OnceMarker = "#once:";
+
 class SummaryNode : public llvm::FoldingSetNode {
 public:
   /// Call: a call of a function whose body is not in this translation unit,
@@ -145,6 +149,9 @@ public:
   const SummaryNode *plain(const SummaryNode *N);
 
 private:
+  /// For a loop's body: what the one decision in it that runs once issues
+  /// when the body issues nothing else, or null.
+  const SummaryNode *onceOnly(const SummaryNode *Body);
   const SummaryNode *intern(SummaryNode::Kind K, llvm::StringRef Op,
                             unsigned Tag,
                             llvm::ArrayRef<const SummaryNode *> Kids);

@@ -1,8 +1,9 @@
 //===--- UniformDecisions.cpp - Choices every rank makes alike ------------===//
 
 #include "core/UniformDecisions.h"
-#include "core/BrokenCode.h"
 #include "core/AnalysisContext.h"
+#include "core/BrokenCode.h"
+#include "core/OnceTests.h"
 #include "core/RankUniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -154,6 +155,11 @@ std::optional<DecisionName> DecisionTable::name(const CFGBlock *B,
       } else {
         Info.Shown = Cond;
         Test = "if:" + Ctx.text(Cond, MaxKeyText);
+        // Taken in exactly one iteration of the loop around it.
+        if (const auto *If = dyn_cast<IfStmt>(Terminator);
+            If && !Negated && strip(If->getCond()) == Cond &&
+            runsOncePerLoop(If, Ctx.AST))
+          Test = OnceMarker.drop_front().str() + Test;
       }
     }
     bool Emptiness = llvm::StringRef(Test).starts_with("nonempty:");
