@@ -180,7 +180,8 @@ SummaryContext::decision(llvm::StringRef Key,
     return Empty;
   // A loop each of whose iterations issues nothing before it comes back to
   // the test (`for (i = 0; i < n; ++i) fill(i);`) only ever leaves: it is
-  // its exit. Applied again when the driver resolves the body's calls.
+  // its exit, as for a plain choice. Applied again when the driver resolves
+  // the body's calls.
   if (LoopBody != 0 && Alts.size() == 2 && Alts[LoopBody - 1] == loopBack())
     return Alts[2 - LoopBody];
   // A loop whose iterations issue nothing but what a test taken in exactly

@@ -562,15 +562,9 @@ const SummaryNode *FunctionAnalysis::summarize(
   if (HasSuccessor && Next.empty())
     return Memo[From] = nullptr;
   const SummaryNode *Rest = nullptr;
-  // A loop whose body issues nothing before it comes back to this test, on
-  // every path, only ever leaves (a rank-local test such as `while
-  // (fgets(...))`; a uniform one is a decision, simplified alike).
-  if (Next.size() == 2 && EverySuccessor && isLoopTest(From) &&
-      Alternatives[0] == SC.loopBack())
-    Rest = Alternatives[1];
   // A test every rank evaluates alike: keep which outcome each part
   // belongs to (UniformDecisions.h).
-  if (!Rest && Next.size() > 1 && EverySuccessor)
+  if (Next.size() > 1 && EverySuccessor)
     if (const DecisionName *Name = decisionAt(From)) {
       if (Name->Reversed)
         std::reverse(Alternatives.begin(), Alternatives.end());
