@@ -3,7 +3,6 @@
 #include "core/OnceTests.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -95,32 +94,60 @@ bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
-/// The innermost loop \p S is in, if \p S is in its body.
-const ForStmt *enclosingFor(const Stmt *S, ASTContext &AST) {
-  const Stmt *Child = S;
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = AST.getParents(*Child);
-    if (Parents.size() != 1)
-      return nullptr;
-    const Stmt *Parent = Parents[0].get<Stmt>();
-    if (!Parent)
-      return nullptr;
-    if (isLoop(Parent)) {
-      const auto *For = dyn_cast<ForStmt>(Parent);
-      return For && For->getBody() == Child ? For : nullptr;
+/// Finds the innermost loop around a statement, in one walk of a body.
+class InnermostLoop : public RecursiveASTVisitor<InnermostLoop> {
+public:
+  explicit InnermostLoop(const Stmt *Target) : Target(Target) {}
+  const Stmt *Loop = nullptr;
+  bool Found = false;
+
+  bool TraverseStmt(Stmt *S) {
+    if (!S || Found)
+      return !Found;
+    if (S == Target) {
+      Loop = Loops.empty() ? nullptr : Loops.back();
+      Found = true;
+      return false;
     }
-    Child = Parent;
+    bool IsLoop = isLoop(S);
+    if (IsLoop)
+      Loops.push_back(S);
+    RecursiveASTVisitor::TraverseStmt(S);
+    if (IsLoop && !Found)
+      Loops.pop_back();
+    return !Found;
   }
-  return nullptr;
+
+private:
+  const Stmt *Target;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+};
+
+/// The innermost loop around \p S in \p Body, if it is a `for` and \p S is
+/// in its body.
+const ForStmt *enclosingFor(const Stmt *S, const Stmt *Body) {
+  InnermostLoop Walk(S);
+  Walk.TraverseStmt(const_cast<Stmt *>(Body));
+  const auto *For = dyn_cast_or_null<ForStmt>(Walk.Loop);
+  if (!For || !For->getBody())
+    return nullptr;
+  InnermostLoop InBody(S);
+  InBody.TraverseStmt(const_cast<Stmt *>(For->getBody()));
+  return InBody.Found ? For : nullptr;
 }
 
 } // namespace
 
-bool runsOncePerLoop(const IfStmt *If, ASTContext &AST) {
+bool runsOncePerLoop(const IfStmt *If, const Stmt *Body, ASTContext &AST) {
   const auto *Equal = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));
-  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr())
+  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr() || !Body)
     return false;
-  const ForStmt *For = enclosingFor(If, AST);
+  const VarDecl *Left = counterOf(Equal->getLHS());
+  const VarDecl *Right = counterOf(Equal->getRHS());
+  if (!(Left && Left->hasLocalStorage()) &&
+      !(Right && Right->hasLocalStorage()))
+    return false;
+  const ForStmt *For = enclosingFor(If, Body);
   if (!For)
     return false;
   for (auto [CounterSide, TestedSide] :

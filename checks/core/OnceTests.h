@@ -22,14 +22,17 @@
 namespace clang {
 class ASTContext;
 class IfStmt;
+class Stmt;
 } // namespace clang
 
 namespace ddp {
 
-/// Whether \p If tests `i == k` in the body of `for (i = 0; i < k + n; ++i)`
-/// (or `n + k`, `i++`, `i += 1`, `k == i`) whose body writes neither `i` nor
-/// `k`, and not inside a loop nested in it.
-bool runsOncePerLoop(const clang::IfStmt *If, clang::ASTContext &AST);
+/// Whether \p If, in the function body \p Body, tests `i == k` (a local
+/// counter) in the body of `for (i = 0; i < k + n; ++i)` (or `n + k`, `i++`,
+/// `i += 1`, `k == i`) whose body writes neither `i` nor `k`, and not inside
+/// a loop nested in it.
+bool runsOncePerLoop(const clang::IfStmt *If, const clang::Stmt *Body,
+                     clang::ASTContext &AST);
 
 } // namespace ddp
 

@@ -158,7 +158,7 @@ std::optional<DecisionName> DecisionTable::name(const CFGBlock *B,
         // Taken in exactly one iteration of the loop around it.
         if (const auto *If = dyn_cast<IfStmt>(Terminator);
             If && !Negated && strip(If->getCond()) == Cond &&
-            runsOncePerLoop(If, Ctx.AST))
+            runsOncePerLoop(If, FD->getBody(), Ctx.AST))
           Test = OnceMarker.drop_front().str() + Test;
       }
     }
