@@ -1,10 +1,13 @@
 //===--- FunctionAnalysis.cpp - Collectives and divergence in one function ===//
 
 #include "core/FunctionAnalysis.h"
+#include "core/BrokenCode.h"
 #include "core/ClassHierarchy.h"
 #include "core/CommunicatorMembership.h"
 #include "core/FailurePaths.h"
-#include "core/BrokenCode.h"
+#include "core/ModuleCalls.h"
+#include "core/OnceTests.h"
+#include "core/UniformDecisions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -14,8 +17,6 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
-#include "core/ModuleCalls.h"
-#include "core/UniformDecisions.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -900,7 +901,7 @@ void FunctionAnalysis::findMismatches(std::vector<Finding> &Out,
 
   llvm::DenseSet<const CFGBlock *> Undivided = decidedBranches(Branches);
   for (const CFGBlock *B : Branches) {
-    if (Undivided.contains(B))
+    if (Undivided.contains(B) || takesTurnsAlike(B))
       continue;
     if (!spend(0)) {
       // Nothing half-checked: what was found here goes too.
@@ -1066,6 +1067,48 @@ const SummaryNode *FunctionAnalysis::summarizeSide(
     Memo.clear();
   Decided.reset();
   return N;
+}
+
+bool FunctionAnalysis::takesTurnsAlike(const CFGBlock *B) {
+  const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt());
+  if (!If)
+    return false;
+  auto IsRank = [&](const Expr *E) {
+    Dep D = Uniformity->divergenceAt(B, E);
+    return D.divergent() && D.Why->ExactRank;
+  };
+  auto IsWorldSize = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    const ValueDecl *D = nullptr;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      D = Ref->getDecl();
+    else if (const auto *Member = dyn_cast<MemberExpr>(E))
+      D = Member->getMemberDecl();
+    return D && !Uniformity->divergenceAt(B, E).any() &&
+           (Ctx.WorldSizes.contains(D) ||
+            (D->getDeclName().isIdentifier() && isWorldSizeName(D->getName())));
+  };
+  const ForStmt *For = takesTurns(If, FD->getBody(), IsRank, IsWorldSize);
+  if (!For)
+    return false;
+  const SourceManager &SM = Ctx.AST.getSourceManager();
+  const CallSite *First = nullptr;
+  for (const std::vector<CallSite> &BlockSites : Sites)
+    for (const CallSite &Site : BlockSites) {
+      if (!within(Site.Call, For->getBody(), SM))
+        continue;
+      if (!Site.Summary || Site.Summary->getKind() != SummaryNode::Kind::Op ||
+          !Site.Communicator)
+        return false;
+      if (!First) {
+        First = &Site;
+        continue;
+      }
+      if (Site.Summary != First->Summary ||
+          Ctx.text(Site.Communicator) != Ctx.text(First->Communicator))
+        return false;
+    }
+  return First != nullptr;
 }
 
 llvm::DenseSet<const CFGBlock *>

@@ -308,6 +308,10 @@ private:
   /// decided: every rank that reaches one goes the same way.
   llvm::DenseSet<const clang::CFGBlock *>
   decidedBranches(llvm::ArrayRef<const clang::CFGBlock *> Branches);
+  /// Whether \p B is a test of ranks taking turns (OnceTests.h) in a loop
+  /// whose body issues one collective on one communicator only: each rank
+  /// takes its turn once, so all issue the same sequence.
+  bool takesTurnsAlike(const clang::CFGBlock *B);
   /// While summarising one side of a branch: the branch's test, decided on
   /// that side; later tests of it go one way only (DecidedTests.h).
   std::optional<DecidedTest> Decided;

@@ -84,7 +84,8 @@ public:
 
 private:
   void check(const Expr *Target) {
-    Found = Found || counterOf(Target) == Counter || isSame(Target, Tested);
+    Found = Found || counterOf(Target) == Counter ||
+            (Tested && isSame(Target, Tested));
   }
   const VarDecl *Counter;
   const Expr *Tested;
@@ -136,7 +137,39 @@ const ForStmt *enclosingFor(const Stmt *S, const Stmt *Body) {
   return InBody.Found ? For : nullptr;
 }
 
+/// `i < s` with \p IsWorldSize(s).
+bool runsOverRanks(const Expr *Cond, const VarDecl *Counter,
+                   llvm::function_ref<bool(const Expr *)> IsWorldSize) {
+  const auto *Less = dyn_cast_or_null<BinaryOperator>(strip(Cond));
+  return Less && Less->getOpcode() == BO_LT &&
+         counterOf(Less->getLHS()) == Counter && IsWorldSize(Less->getRHS());
+}
+
 } // namespace
+
+const ForStmt *takesTurns(const IfStmt *If, const Stmt *Body,
+                          llvm::function_ref<bool(const Expr *)> IsRank,
+                          llvm::function_ref<bool(const Expr *)> IsWorldSize) {
+  const auto *Equal = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));
+  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr() || !Body)
+    return nullptr;
+  for (auto [CounterSide, RankSide] :
+       {std::pair(Equal->getLHS(), Equal->getRHS()),
+        std::pair(Equal->getRHS(), Equal->getLHS())}) {
+    const VarDecl *Counter = counterOf(CounterSide);
+    if (!Counter || !Counter->hasLocalStorage() || !IsRank(RankSide))
+      continue;
+    const ForStmt *For = enclosingFor(If, Body);
+    if (!For || !startsAtZero(For->getInit(), Counter) ||
+        !stepsByOne(For->getInc(), Counter) ||
+        !runsOverRanks(For->getCond(), Counter, IsWorldSize))
+      return nullptr;
+    Writes Written(Counter, nullptr);
+    Written.TraverseStmt(const_cast<Stmt *>(For->getBody()));
+    return Written.Found ? nullptr : For;
+  }
+  return nullptr;
+}
 
 bool runsOncePerLoop(const IfStmt *If, const Stmt *Body, ASTContext &AST) {
   const auto *Equal = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));

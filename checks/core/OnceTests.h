@@ -19,8 +19,12 @@
 #ifndef DDP_CORE_ONCETESTS_H
 #define DDP_CORE_ONCETESTS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace clang {
 class ASTContext;
+class Expr;
+class ForStmt;
 class IfStmt;
 class Stmt;
 } // namespace clang
@@ -33,6 +37,17 @@ namespace ddp {
 /// a loop nested in it.
 bool runsOncePerLoop(const clang::IfStmt *If, const clang::Stmt *Body,
                      clang::ASTContext &AST);
+
+/// Ranks taking turns: \p If tests `p == rank` in the body of `for (p = 0;
+/// p < world_size; ++p)` whose body does not write `p`, and not inside a
+/// loop nested in it (`for (p = 0; p < size; p++) { if (p == rank)
+/// print(); MPI_Barrier(comm); }`). Every rank takes the then-branch in
+/// exactly one iteration. Returns that loop, or null. \p IsRank: whether an
+/// expression is this process's rank; \p IsWorldSize: the number of ranks.
+const clang::ForStmt *
+takesTurns(const clang::IfStmt *If, const clang::Stmt *Body,
+           llvm::function_ref<bool(const clang::Expr *)> IsRank,
+           llvm::function_ref<bool(const clang::Expr *)> IsWorldSize);
 
 } // namespace ddp
 

@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include <cstdio>
+
 int loop = 100, skip = 10;
 
 double bandwidth(int rank, int pairs, char *buf, int size) {
@@ -103,3 +105,61 @@ void othersSkip(int rank, int pairs, char *buf) {
 }
 // CHECK-MESSAGES: :[[@LINE-6]]:9: warning: 'MPI_Barrier' is reached only by ranks where 'rank < pairs' [ddp-rank-gated-barrier]
 // LINT: once-per-loop.cpp:[[@LINE-10]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+
+// Ranks taking turns: p runs over every rank, and each rank takes
+// `p == rank` in exactly one iteration. When the loop issues one collective
+// on one communicator, every rank issues it the same number of times
+// (miniVite's Graph::print: size + 1 barriers each). Twins, reported: the
+// turn issues another collective, the loop does not run over every rank,
+// the body moves the counter.
+void printInTurn(MPI_Comm comm, const char *text) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int p = 0; p < size; p++) {
+    MPI_Barrier(comm);
+    if (p == rank) {
+      std::printf("%d: %s\n", rank, text);
+      MPI_Barrier(comm);
+    }
+  }
+}
+
+// Twin: the turn broadcasts, the others are in the next barrier.
+void broadcastInTurn(MPI_Comm comm, int *value) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int p = 0; p < size; p++) {
+    MPI_Barrier(comm);
+    if (rank == p)
+      MPI_Bcast(value, 1, MPI_INT, p, comm);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:7: warning: 'MPI_Bcast' is reached only by ranks where 'rank == p' [ddp-collective-in-rank-branch]
+// LINT: once-per-loop.cpp:[[@LINE-5]]:9: warning: ranks can issue different collective sequences [ddp-collective-order]
+
+// Twin: only the first four ranks get a turn.
+void firstFour(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int p = 0; p < 4; p++)
+    if (p == rank)
+      MPI_Barrier(comm);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'MPI_Barrier' is reached only by ranks where 'p == rank' [ddp-rank-gated-barrier]
+// LINT: once-per-loop.cpp:[[@LINE-4]]:9: warning: ranks can issue different collective sequences [ddp-collective-order]
+
+// Twin: the body skips turns.
+void skipTurns(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int p = 0; p < size; p++) {
+    if (p == rank)
+      MPI_Barrier(comm);
+    p += rank % 2;
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:7: warning: 'MPI_Barrier' is reached only by ranks where 'p == rank' [ddp-rank-gated-barrier]
+// LINT: once-per-loop.cpp:[[@LINE-6]]:9: warning: ranks can issue different collective sequences [ddp-collective-order]
