@@ -48,8 +48,27 @@ bool stepsByOne(const Expr *Inc, const VarDecl *Counter) {
   return false;
 }
 
+/// The same variable, or the same member of the same object. Not
+/// Expr::isSameComparisonOperand: LLVM 19's matches a DeclRefExpr without
+/// its lvalue-to-rvalue cast only as a prvalue (a template parameter).
 bool isSame(const Expr *A, const Expr *B) {
-  return Expr::isSameComparisonOperand(strip(A), strip(B));
+  A = strip(A);
+  B = strip(B);
+  if (!A || !B)
+    return false;
+  if (const auto *RefA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *RefB = dyn_cast<DeclRefExpr>(B);
+    return RefB && RefA->getDecl() == RefB->getDecl();
+  }
+  if (const auto *MemberA = dyn_cast<MemberExpr>(A)) {
+    const auto *MemberB = dyn_cast<MemberExpr>(B);
+    return MemberB && MemberA->getMemberDecl() == MemberB->getMemberDecl() &&
+           MemberA->isArrow() == MemberB->isArrow() &&
+           (isa<CXXThisExpr>(strip(MemberA->getBase()))
+                ? isa<CXXThisExpr>(strip(MemberB->getBase()))
+                : isSame(MemberA->getBase(), MemberB->getBase()));
+  }
+  return false;
 }
 
 /// `i < k + n` or `i < n + k`.

@@ -48,6 +48,41 @@ double bandwidth(int rank, int pairs, char *buf, int size) {
   return sum;
 }
 
+// The counts in an options struct, as the OSU benchmarks keep them.
+struct Options {
+  int iterations, skip;
+};
+
+void fromOptions(int rank, const Options *opts) {
+  if (rank == 0) {
+    for (int i = 0; i < opts->iterations + opts->skip; i++)
+      if (i == opts->skip)
+        MPI_Barrier(MPI_COMM_WORLD);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// Twin: the body moves the member tested. (Another struct: a field written
+// under a rank test is rank-dependent wherever it is read.)
+struct Window {
+  int iterations, skip;
+};
+
+void optionsMoved(int rank, Window &opts) {
+  if (rank == 0) {
+    for (int i = 0; i < opts.iterations + opts.skip; i++) {
+      if (i == opts.skip)
+        MPI_Barrier(MPI_COMM_WORLD);
+      opts.skip++;
+    }
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-7]]:9: warning: 'MPI_Barrier' is reached only by ranks where 'rank == 0' [ddp-rank-gated-barrier]
+// LINT: once-per-loop.cpp:[[@LINE-11]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+
 // Twin: the range is `loop`, which need not run past `skip`.
 void shortRange(int rank, char *buf) {
   if (rank == 0) {
