@@ -124,14 +124,6 @@ struct CallRecord {
   llvm::SmallVector<const clang::Expr *, 4> ArgExprs;
 };
 
-/// A field, global or captured variable written with a conditional value:
-/// it becomes rank-dependent everywhere once some caller passes a
-/// rank-dependent input.
-struct Escape {
-  const clang::ValueDecl *Target = nullptr;
-  Dep Value;
-};
-
 } // namespace ddp
 
 #endif // DDP_CORE_DEPENDENCE_H

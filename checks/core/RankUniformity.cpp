@@ -1315,15 +1315,34 @@ void Transfer::copy(const ValueDecl *Target, bool Exact, const Expr *To,
 
 void Transfer::store(const ValueDecl *Target, const Dep &Why) {
   State[Target] = Why;
-  const auto *VD = dyn_cast<VarDecl>(Target);
-  if (VD && VD->hasLocalStorage())
-    return;
-  if (Why.divergent()) {
-    Ctx.Facts.addDecl(Target, Why.Why);
-  } else if (Why.conditional()) {
-    // Rank-dependent everywhere once a caller passes a rank-dependent input.
-    Dep &Escaped = (*Rec.Escapes)[Target];
-    Escaped = join(Escaped, Why);
+}
+
+/// True for what outlives a call of the function: a field, a global or a
+/// static local. Other functions read what it holds when they are called.
+static bool outlivesCall(const ValueDecl *D) {
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return VD->hasGlobalStorage();
+  return isa<FieldDecl>(D);
+}
+
+/// Makes what \p State holds for fields and globals a fact of the TU (a
+/// rank-dependent value), or an escape of the function (a value that depends
+/// on its inputs). Done where other code can read them: at calls of user
+/// code and at the function's exit, not at each write, so a value written
+/// and then broadcast before anyone reads it is never published.
+static void publishOutliving(const DivergenceState &State, AnalysisContext &Ctx,
+                             llvm::MapVector<const ValueDecl *, Dep> &Escapes) {
+  for (const auto &[D, Value] : State) {
+    if (!outlivesCall(D) || isSynced(Value))
+      continue;
+    if (Value.divergent()) {
+      Ctx.Facts.addDecl(D, Value.Why);
+    } else if (Value.conditional()) {
+      // Rank-dependent everywhere once a caller passes a rank-dependent
+      // input.
+      Dep &Escaped = Escapes[D];
+      Escaped = join(Escaped, Value);
+    }
   }
 }
 
@@ -1510,6 +1529,11 @@ void Transfer::call(const CallExpr *Call) {
           written(targetDecl(Addr->getSubExpr(), Exact));
         }
   const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+  // User code called here may read the fields and globals this function
+  // wrote.
+  const FunctionDecl *Direct = Call->getDirectCallee();
+  if (!Entry && !(Direct && Ctx.isLibraryDecl(Direct)))
+    publishOutliving(State, Ctx, *Rec.Escapes);
   if (Entry)
     catalogued(Call, Entry,
                llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
@@ -1791,8 +1815,11 @@ void Transfer::element(const CFGElement &Elem) {
     return;
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    if (const FunctionDecl *Def = withSummary(Construct->getConstructor(), Ctx))
+    if (const FunctionDecl *Def =
+            withSummary(Construct->getConstructor(), Ctx)) {
+      publishOutliving(State, Ctx, *Rec.Escapes);
       callBody(Construct, Def, parameterArgs(Construct));
+    }
     return;
   }
   // `TrainArgs args{rank, 32, path}`: each field is what it is given.
@@ -2197,13 +2224,6 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
                       : Dep(Why, Branch.Why.Params, Branch.Why.EnvKeys);
       Value = join(Current, Value);
       State[A.Target] = Value;
-      const auto *VD = dyn_cast<VarDecl>(A.Target);
-      if (VD && VD->hasLocalStorage())
-        continue;
-      if (Value.divergent())
-        Ctx.Facts.addDecl(A.Target, Value.Why);
-      else
-        JoinEscapes.push_back({A.Target, Value});
     }
   }
 }
@@ -2215,7 +2235,6 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Fallbacks.clear();
   Calls.clear();
   Escapes.clear();
-  JoinEscapes.clear();
   collectAssigned(Control);
   Publishing.clear();
   MergesAt.clear();
@@ -2276,10 +2295,10 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
     if (!Changed)
       break;
   }
-  for (const Escape &E : JoinEscapes) {
-    Dep &Escaped = Escapes[E.Target];
-    Escaped = join(Escaped, E.Value);
-  }
+  // What the function leaves in fields and globals, for the functions that
+  // run after it (and for its next call).
+  if (Visited[ExitId])
+    publishOutliving(Out[ExitId], Ctx, Escapes);
   Branches.clear();
   for (const CFGBlock *B : RPO) {
     const Expr *Cond = branchCondition(B);

@@ -189,7 +189,6 @@ private:
   DepSummary Summary;
   llvm::MapVector<const clang::Expr *, CallRecord> Calls;
   llvm::MapVector<const clang::ValueDecl *, Dep> Escapes;
-  std::vector<Escape> JoinEscapes;
   /// What each declaration falls back to when a state does not hold it,
   /// for this run.
   mutable llvm::DenseMap<const clang::ValueDecl *, Dep> Fallbacks;
