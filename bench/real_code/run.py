@@ -305,13 +305,17 @@ def main():
              if not wanted or r["id"] in wanted]
     if wanted and len(repos) != len(wanted):
         sys.exit("run: error: unknown id in --repos")
+    # Every database is looked for before anything runs: a missing one is
+    # an error named at once, not after an hour of the others.
+    missing = [r["id"] for r in repos
+               if not os.path.exists(os.path.join(
+                   args.root, "cdb", r["id"], "compile_commands.json"))]
+    if missing:
+        sys.exit("run: error: no database for %s (run prepare.py, or leave "
+                 "them out with --repos)" % ", ".join(missing))
     os.makedirs(args.out, exist_ok=True)
     failed = False
     for repo in repos:
-        if not os.path.exists(os.path.join(args.root, "cdb", repo["id"],
-                                           "compile_commands.json")):
-            sys.exit("run: error: no database for '%s' (run prepare.py)"
-                     % repo["id"])
         summary, bad = run_repo(repo, args, tidy, lint)
         failed |= bad
         t, l = summary.get("tidy", {}), summary.get("lint", {})
