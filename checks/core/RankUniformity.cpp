@@ -1313,10 +1313,6 @@ void Transfer::copy(const ValueDecl *Target, bool Exact, const Expr *To,
         Copies[Root].push_back(Source);
 }
 
-void Transfer::store(const ValueDecl *Target, const Dep &Why) {
-  State[Target] = Why;
-}
-
 /// True for what outlives a call of the function: a field, a global or a
 /// static local. Other functions read what it holds when they are called.
 static bool outlivesCall(const ValueDecl *D) {
@@ -1325,16 +1321,26 @@ static bool outlivesCall(const ValueDecl *D) {
   return isa<FieldDecl>(D);
 }
 
+void Transfer::store(const ValueDecl *Target, const Dep &Why) {
+  State[Target] = Why;
+  if (outlivesCall(Target))
+    Rec.Outliving->insert(Target);
+}
+
 /// Makes what \p State holds for fields and globals a fact of the TU (a
 /// rank-dependent value), or an escape of the function (a value that depends
 /// on its inputs). Done where other code can read them: at calls of user
 /// code and at the function's exit, not at each write, so a value written
 /// and then broadcast before anyone reads it is never published.
-static void publishOutliving(const DivergenceState &State, AnalysisContext &Ctx,
+static void publishOutliving(const DivergenceState &State,
+                             llvm::ArrayRef<const ValueDecl *> Outliving,
+                             AnalysisContext &Ctx,
                              llvm::MapVector<const ValueDecl *, Dep> &Escapes) {
-  for (const auto &[D, Value] : State) {
-    if (!outlivesCall(D) || isSynced(Value))
+  for (const ValueDecl *D : Outliving) {
+    auto Held = State.find(D);
+    if (Held == State.end() || isSynced(Held->second))
       continue;
+    const Dep &Value = Held->second;
     if (Value.divergent()) {
       Ctx.Facts.addDecl(D, Value.Why);
     } else if (Value.conditional()) {
@@ -1488,7 +1494,7 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
         // glob(pattern, flags, errfunc, &found): what this rank's file
         // system holds.
         if (Dep O = Eval.eval(Call); O.any())
-          State[Target] = O;
+          store(Target, O);
       } else if (Entry->Role == CallRole::DeviceProperty) {
         State[Target] = Dep();
         devicePlacement(Call, Entry, Args, Target);
@@ -1533,7 +1539,7 @@ void Transfer::call(const CallExpr *Call) {
   // wrote.
   const FunctionDecl *Direct = Call->getDirectCallee();
   if (!Entry && !(Direct && Ctx.isLibraryDecl(Direct)))
-    publishOutliving(State, Ctx, *Rec.Escapes);
+    publishOutliving(State, Rec.Outliving->getArrayRef(), Ctx, *Rec.Escapes);
   if (Entry)
     catalogued(Call, Entry,
                llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
@@ -1817,7 +1823,7 @@ void Transfer::element(const CFGElement &Elem) {
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     if (const FunctionDecl *Def =
             withSummary(Construct->getConstructor(), Ctx)) {
-      publishOutliving(State, Ctx, *Rec.Escapes);
+      publishOutliving(State, Rec.Outliving->getArrayRef(), Ctx, *Rec.Escapes);
       callBody(Construct, Def, parameterArgs(Construct));
     }
     return;
@@ -2203,6 +2209,8 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
         if (std::optional<Dep> Published =
                 publishedValue(A, Join, Branch.Branch, *Publisher)) {
           State[A.Target] = *Published;
+          if (outlivesCall(A.Target))
+            Outliving.insert(A.Target);
           continue;
         }
       Dep Current = Eval.declDivergence(A.Target);
@@ -2224,6 +2232,8 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
                       : Dep(Why, Branch.Why.Params, Branch.Why.EnvKeys);
       Value = join(Current, Value);
       State[A.Target] = Value;
+      if (outlivesCall(A.Target))
+        Outliving.insert(A.Target);
     }
   }
 }
@@ -2243,7 +2253,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   for (DivergenceState &S : Out)
     S.clear();
   Visited.assign(Visited.size(), false);
-  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns, &Fresh};
+  Outliving.clear();
+  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns, &Fresh, &Outliving};
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
     // Every pass visits every return again: the result is the last pass's
@@ -2274,8 +2285,12 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
             continue;
           const PublishingBranch &P = *Publishing.find(Branch)->second;
           for (const Assignment &A : Assignments->second)
-            if (std::optional<Dep> Published = publishedValue(A, B, Branch, P))
+            if (std::optional<Dep> Published =
+                    publishedValue(A, B, Branch, P)) {
               State[A.Target] = *Published;
+              if (outlivesCall(A.Target))
+                Outliving.insert(A.Target);
+            }
         }
       auto Joined = Joins.find(B);
       if (Joined != Joins.end())
@@ -2298,7 +2313,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   // What the function leaves in fields and globals, for the functions that
   // run after it (and for its next call).
   if (Visited[ExitId])
-    publishOutliving(Out[ExitId], Ctx, Escapes);
+    publishOutliving(Out[ExitId], Outliving.getArrayRef(), Ctx, Escapes);
   Branches.clear();
   for (const CFGBlock *B : RPO) {
     const Expr *Cond = branchCondition(B);

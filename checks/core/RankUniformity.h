@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <vector>
@@ -119,6 +120,8 @@ public:
     const llvm::DenseSet<const clang::CFGBlock *> *MirroredReturns = nullptr;
     /// Which of the function's values are new blocks.
     FreshAllocations *Fresh = nullptr;
+    /// The fields and globals the function writes (see publishOutliving).
+    llvm::SmallSetVector<const clang::ValueDecl *, 8> *Outliving = nullptr;
   };
 
   /// The expression the branch that ends \p B tests, or null.
@@ -189,6 +192,8 @@ private:
   DepSummary Summary;
   llvm::MapVector<const clang::Expr *, CallRecord> Calls;
   llvm::MapVector<const clang::ValueDecl *, Dep> Escapes;
+  /// The fields and globals written in this run, in the order first seen.
+  llvm::SmallSetVector<const clang::ValueDecl *, 8> Outliving;
   /// What each declaration falls back to when a state does not hold it,
   /// for this run.
   mutable llvm::DenseMap<const clang::ValueDecl *, Dep> Fallbacks;
