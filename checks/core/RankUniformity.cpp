@@ -1321,10 +1321,18 @@ static bool outlivesCall(const ValueDecl *D) {
   return isa<FieldDecl>(D);
 }
 
-void Transfer::store(const ValueDecl *Target, const Dep &Why) {
-  State[Target] = Why;
+/// \p Target now holds \p Value in \p State; a field or global is also
+/// remembered in \p Outliving, to be published (see publishOutliving).
+static void hold(DivergenceState &State,
+                 llvm::SmallSetVector<const ValueDecl *, 8> &Outliving,
+                 const ValueDecl *Target, const Dep &Value) {
+  State[Target] = Value;
   if (outlivesCall(Target))
-    Rec.Outliving->insert(Target);
+    Outliving.insert(Target);
+}
+
+void Transfer::store(const ValueDecl *Target, const Dep &Why) {
+  hold(State, *Rec.Outliving, Target, Why);
 }
 
 /// Makes what \p State holds for fields and globals a fact of the TU (a
@@ -1543,7 +1551,7 @@ void Transfer::call(const CallExpr *Call) {
   if (Entry)
     catalogued(Call, Entry,
                llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
-  else if (!Call->getDirectCallee())
+  else if (!Direct)
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
       catalogued(Call, Match->Entry, Match->Args);
   // MPI_Comm_split(comm, color, key, &sub): with a rank-dependent colour, the
@@ -2208,9 +2216,7 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
       if (Publisher)
         if (std::optional<Dep> Published =
                 publishedValue(A, Join, Branch.Branch, *Publisher)) {
-          State[A.Target] = *Published;
-          if (outlivesCall(A.Target))
-            Outliving.insert(A.Target);
+          hold(State, Outliving, A.Target, *Published);
           continue;
         }
       Dep Current = Eval.declDivergence(A.Target);
@@ -2231,9 +2237,7 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
                       ? Dep(Why)
                       : Dep(Why, Branch.Why.Params, Branch.Why.EnvKeys);
       Value = join(Current, Value);
-      State[A.Target] = Value;
-      if (outlivesCall(A.Target))
-        Outliving.insert(A.Target);
+      hold(State, Outliving, A.Target, Value);
     }
   }
 }
@@ -2285,12 +2289,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
             continue;
           const PublishingBranch &P = *Publishing.find(Branch)->second;
           for (const Assignment &A : Assignments->second)
-            if (std::optional<Dep> Published =
-                    publishedValue(A, B, Branch, P)) {
-              State[A.Target] = *Published;
-              if (outlivesCall(A.Target))
-                Outliving.insert(A.Target);
-            }
+            if (std::optional<Dep> Published = publishedValue(A, B, Branch, P))
+              hold(State, Outliving, A.Target, *Published);
         }
       auto Joined = Joins.find(B);
       if (Joined != Joins.end())
