@@ -4,6 +4,7 @@
 #include "core/CallSites.h"
 #include "core/ClassHierarchy.h"
 #include "core/OptionList.h"
+#include "core/SoleObjects.h"
 #include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -373,6 +374,12 @@ bool AnalysisContext::onlyCalledDirectly(const FunctionDecl *FD) const {
   if (!Calls)
     Calls = std::make_unique<CallSites>(*this);
   return Calls->onlyCalledDirectly(FD);
+}
+
+const VarDecl *AnalysisContext::soleObject(const RecordDecl *Record) const {
+  if (!Soles)
+    Soles = std::make_unique<SoleObjects>(*this);
+  return Soles->of(Record);
 }
 
 bool AnalysisContext::isBrokenUserFunction(const FunctionDecl *FD) const {

@@ -34,6 +34,8 @@ class Expr;
 class CXXMethodDecl;
 class FunctionDecl;
 class ParmVarDecl;
+class RecordDecl;
+class VarDecl;
 class ValueDecl;
 class SourceRange;
 } // namespace clang
@@ -41,6 +43,7 @@ class SourceRange;
 namespace ddp {
 
 class CallSites;
+class SoleObjects;
 
 /// Facts that hold across the translation unit and grow monotonically while
 /// the functions are analysed: fields, globals and captured variables that
@@ -247,6 +250,9 @@ public:
   /// True if the TU calls \p FD and uses it only as a direct call's callee
   /// (see CallSites.h). Found on the first question.
   bool onlyCalledDirectly(const clang::FunctionDecl *FD) const;
+  /// The global through which every access to a field of \p Record in the
+  /// TU goes, or null (see SoleObjects.h). Found on the first question.
+  const clang::VarDecl *soleObject(const clang::RecordDecl *Record) const;
 
 private:
   std::vector<clang::SourceLocation> TagLocs;
@@ -263,6 +269,7 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, Distrust> Distrusts;
   mutable std::optional<llvm::StringSet<>> UserFunctionNames;
   mutable std::unique_ptr<CallSites> Calls;
+  mutable std::unique_ptr<SoleObjects> Soles;
   std::optional<DepSummary> joinOverrides(const clang::CXXMethodDecl *Method);
   struct CachedDispatch {
     unsigned Generation = ~0u;

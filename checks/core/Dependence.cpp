@@ -47,6 +47,18 @@ DepSummary join(const DepSummary &A, const DepSummary &B) {
   }
   llvm::sort(R.Writes,
              [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  // Left as it was on one round: as it was (the TU's facts).
+  R.Outliving = A.Outliving;
+  for (const auto &[D, Left] : B.Outliving) {
+    auto *It =
+        llvm::find_if(R.Outliving, [&](const auto &E) { return E.first == D; });
+    if (It == R.Outliving.end())
+      R.Outliving.push_back({D, Left});
+    else if (!It->second || !Left)
+      It->second.reset();
+    else
+      It->second = join(*It->second, *Left);
+  }
   return R;
 }
 

@@ -23,6 +23,7 @@
 #include "core/Origin.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 namespace clang {
@@ -89,6 +90,11 @@ struct DepSummary {
   /// call, for the parameters the function writes (a collective's buffer:
   /// Why is the synchronised marker). Index order.
   llvm::SmallVector<std::pair<unsigned, Dep>, 2> Writes;
+  /// The fields and globals it writes, with what each holds when it
+  /// returns; none for one it may leave as it was (the caller then reads
+  /// what the TU's facts say). Kept within a TU.
+  llvm::SmallVector<std::pair<const clang::ValueDecl *, std::optional<Dep>>, 2>
+      Outliving;
 
   const Dep *writes(unsigned Index) const {
     for (const auto &[I, D] : Writes)
@@ -97,7 +103,7 @@ struct DepSummary {
     return nullptr;
   }
   bool operator==(const DepSummary &O) const {
-    return Return == O.Return && Writes == O.Writes;
+    return Return == O.Return && Writes == O.Writes && Outliving == O.Outliving;
   }
   bool operator!=(const DepSummary &O) const { return !(*this == O); }
 };

@@ -1236,6 +1236,13 @@ private:
   /// \p Target was written: it is no longer known to be synchronised, and
   /// what it held before is no longer in a buffer.
   void written(const ValueDecl *Target);
+  /// `o.n` where `o` is the only object of its class (SoleObjects.h): a
+  /// write of it replaces what the field held.
+  bool isSoleObjectField(const Expr *LHS) const;
+  /// `o = value` of such an object writes each of its fields: true if
+  /// \p Target is one, after writing them.
+  bool assignSoleObject(const ValueDecl *Target, const Expr *Value,
+                        const Stmt *Anchor, const Dep &O);
   /// Only the elements of the container \p Target depend on the rank (they
   /// were written or inserted on every rank alike): its length does not.
   /// \p Value is what was written: an explanation shared with it is left
@@ -1395,7 +1402,7 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     Old->second = Dep();
   if (!O.any()) {
     if (Exact)
-      State[Target] = Dep();
+      hold(State, *Rec.Outliving, Target, Dep());
     return;
   }
   // "'rank' is set from 'pg->getRank()' here"; when the source itself is
@@ -1434,6 +1441,30 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
   if (!Exact && !New.divergent())
     New = join(Eval.declDivergence(Target), New);
   store(Target, New);
+}
+
+bool Transfer::isSoleObjectField(const Expr *LHS) const {
+  const auto *Member = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  const auto *Field =
+      Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  if (!Field || Member->isArrow())
+    return false;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+  const VarDecl *Sole = Ctx.soleObject(Field->getParent());
+  return Ref && Sole && Ref->getDecl()->getCanonicalDecl() == Sole;
+}
+
+bool Transfer::assignSoleObject(const ValueDecl *Target, const Expr *Value,
+                                const Stmt *Anchor, const Dep &O) {
+  const auto *Var = dyn_cast_or_null<VarDecl>(Target);
+  const RecordDecl *Record = Var ? Var->getType()->getAsRecordDecl() : nullptr;
+  if (!Record || Ctx.soleObject(Record) != Var->getCanonicalDecl())
+    return false;
+  if (const RecordDecl *Def = Record->getDefinition())
+    for (const FieldDecl *Field : Def->fields())
+      assign(Field, true, Value, Anchor, O);
+  return true;
 }
 
 void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
@@ -1481,6 +1512,17 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
         },
         Now.Why, false, Now.Why->ExactRank);
     store(Target, Now.explainedBy(Why));
+  }
+  // What the callee leaves in fields and globals is what they hold now; one
+  // it may leave alone holds what the TU's facts say.
+  for (const auto &[Target, Left] : S->Outliving) {
+    if (!Left) {
+      State.erase(Target);
+      Rec.Outliving->insert(Target);
+    } else {
+      hold(State, *Rec.Outliving, Target,
+           isSynced(*Left) ? Synced : Eval.instantiate(*Left, Call, Def, Args));
+    }
   }
 }
 
@@ -1599,6 +1641,10 @@ void Transfer::call(const CallExpr *Call) {
         O = join(O, Eval.eval(OCE->getArg(0)));
       bool LengthUniform = isSequenceElement(OCE->getArg(0)) &&
                            !Eval.declDivergence(Target).divergent();
+      Exact |= isSoleObjectField(OCE->getArg(0));
+      if (OCE->getOperator() == OO_Equal &&
+          assignSoleObject(Target, OCE->getArg(1), OCE, O))
+        return;
       assign(Target, Exact && OCE->getOperator() == OO_Equal, OCE->getArg(1),
              OCE, O);
       if (LengthUniform)
@@ -1804,6 +1850,10 @@ void Transfer::element(const CFGElement &Elem) {
     }
     bool LengthUniform = isSequenceElement(BO->getLHS()) &&
                          !Eval.declDivergence(Target).divergent();
+    Exact |= isSoleObjectField(BO->getLHS());
+    if (BO->getOpcode() == BO_Assign &&
+        assignSoleObject(Target, BO->getRHS(), BO, O))
+      return;
     assign(Target, Exact && !BO->isCompoundAssignmentOp(), BO->getRHS(), BO,
            O);
     if (LengthUniform)
@@ -2338,6 +2388,16 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
         continue;
       bool Success = !isSynced(It->second) && syncedOnSuccess(Param);
       Summary.Writes.push_back({I, Success ? Synced : It->second});
+    }
+    // Only what names one location: a global, or the field of a class's
+    // only object (a field of many objects is written for one of them).
+    for (const ValueDecl *D : Outliving) {
+      const auto *Field = dyn_cast<FieldDecl>(D);
+      if (Field && !Ctx.soleObject(Field->getParent()))
+        continue;
+      auto It = AtExit.find(D);
+      Summary.Outliving.push_back(
+          {D, It == AtExit.end() ? std::nullopt : std::optional(It->second)});
     }
   }
   return Transfers;
