@@ -467,6 +467,11 @@ void FunctionAnalysis::computeSites() {
           Site.Callee =
               Callee->getDefinition() ? Callee->getDefinition() : Callee;
         Site.Communicator = communicatorOf(Call, /*Catalogued=*/false);
+        // A helper given MPI_COMM_SELF as its only communicator runs as a
+        // job of one process (ior's test: `ior_run(argc, argv,
+        // MPI_COMM_SELF, out)` on rank 0): it waits for no one else.
+        if (Site.Communicator && isSelfCommunicator(Site.Communicator, Ctx.AST))
+          continue;
       }
       Sites[B->getBlockID()].push_back(Site);
     }

@@ -65,3 +65,26 @@ void selfBarrier(int rank) {
   if (rank == 0)
     MPI_Barrier(MPI_COMM_SELF);
 }
+
+// Silent: rank 0 runs the benchmark as a job of its own, on MPI_COMM_SELF
+// (ior's test of its library: `ior_run(3, param, MPI_COMM_SELF, stdout)`).
+// Twin, reported: the same run on the world's communicator.
+int runBenchmark(int iterations, MPI_Comm comm) {
+  int total = 0;
+  for (int i = 0; i < iterations; ++i)
+    MPI_Allreduce(&i, &total, 1, MPI_INT, MPI_SUM, comm);
+  MPI_Barrier(comm);
+  return total;
+}
+
+void selfJob(int rank) {
+  if (rank == 0)
+    runBenchmark(3, MPI_COMM_SELF);
+}
+
+void worldJob(int rank) {
+  if (rank == 0)
+    runBenchmark(3, MPI_COMM_WORLD);
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' in 'runBenchmark' is reached only by ranks where 'rank == 0' [ddp-collective-in-rank-branch]
+// LINT: mpi-windows-and-self.cpp:[[@LINE-3]]:7: warning: ranks can issue different collective sequences [ddp-collective-order]
+}
