@@ -1514,9 +1514,10 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
     store(Target, Now.explainedBy(Why));
   }
   // What the callee leaves in fields and globals is what they hold now; one
-  // it may leave alone holds what the TU's facts say.
+  // it may leave alone holds what the TU's facts say. (Of a virtual call's
+  // overrides, one may leave alone what another writes.)
   for (const auto &[Target, Left] : S->Outliving) {
-    if (!Left) {
+    if (!Left || Dispatch) {
       State.erase(Target);
       Rec.Outliving->insert(Target);
     } else {
