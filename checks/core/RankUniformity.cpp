@@ -1243,6 +1243,11 @@ private:
   /// \p Target is one, after writing them.
   bool assignSoleObject(const ValueDecl *Target, const Expr *Value,
                         const Stmt *Anchor, const Dep &O);
+  /// A collective filled \p Target, the object or what it points to
+  /// (`MPI_Bcast(&params, sizeof params, MPI_BYTE, 0, comm)`): it and each
+  /// of its fields hold the same on every rank.
+  void synchronise(const ValueDecl *Target);
+  void synchroniseFields(clang::QualType T, unsigned Depth);
   /// Only the elements of the container \p Target depend on the rank (they
   /// were written or inserted on every rank alike): its length does not.
   /// \p Value is what was written: an explanation shared with it is left
@@ -1467,6 +1472,24 @@ bool Transfer::assignSoleObject(const ValueDecl *Target, const Expr *Value,
   return true;
 }
 
+void Transfer::synchronise(const ValueDecl *Target) {
+  State[Target] = Synced;
+  if (!isa<VarDecl>(Target))
+    return;
+  QualType T = Target->getType().getNonReferenceType();
+  synchroniseFields(T->isPointerType() ? T->getPointeeType() : T, 0);
+}
+
+void Transfer::synchroniseFields(QualType T, unsigned Depth) {
+  const RecordDecl *Record = T->getAsRecordDecl();
+  if (Depth > 3 || !Record || !(Record = Record->getDefinition()))
+    return;
+  for (const FieldDecl *Field : Record->fields()) {
+    hold(State, *Rec.Outliving, Field, Synced);
+    synchroniseFields(Field->getType(), Depth + 1);
+  }
+}
+
 void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
                         llvm::ArrayRef<const Expr *> Args,
                         const DepSummary *Dispatch) {
@@ -1494,7 +1517,7 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
     if (!Target)
       continue;
     if (isSynced(Written)) {
-      State[Target] = Synced; // A helper that broadcasts its argument.
+      synchronise(Target); // A helper that broadcasts its argument.
       continue;
     }
     Dep Now = Eval.instantiate(Written, Call, Def, Args);
@@ -1557,7 +1580,7 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
           State[Target] = Dep();
           Ctx.WorldSizes.insert(Target); // MPI_Comm_size(comm, &np)
         } else {
-          State[Target] = Synced;
+          synchronise(Target);
           auto Alias = Aliases.find(Target);
           if (Alias != Aliases.end())
             for (const ValueDecl *Member : Alias->second)
