@@ -2130,6 +2130,10 @@ void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
     for (const auto &[Index, Written] : Summary->Writes)
       if (Index < Args.size())
         Emit(Args[Index]);
+    // The globals and only objects' fields it writes (`if (rank == 0)
+    // readParams(path);` with no broadcast after it).
+    for (const auto &[Target, Left] : Summary->Outliving)
+      Fn(Target, false);
   }
 }
 

@@ -7,8 +7,9 @@
 // every field then holds rank 0's value on every rank, as a field broadcast
 // on its own does. Facts are kept per field, so the broadcast of the object
 // has to reach its fields. Twins, reported: a struct of which only another
-// field is broadcast, and a field written again by the rank after the
-// broadcast.
+// field is broadcast, a field written again by the rank after the
+// broadcast, and parameters rank 0 reads through a helper and never
+// broadcasts (the helper's summary says which globals it writes).
 
 #include <mpi.h>
 #include <stdio.h>
@@ -108,4 +109,37 @@ void offsetAfter(void) {
     MPI_Barrier(MPI_COMM_WORLD);
 // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < s.steps' depends on the rank [ddp-rank-gated-barrier]
 // LINT: whole-struct-broadcast.c:[[@LINE-3]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
+}
+
+typedef struct {
+  int steps;
+  int warmup;
+} config_t;
+
+static config_t c;
+static int epochs;
+
+static void readConfig(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (fscanf(f, "%d %d", &c.steps, &c.warmup) != 2)
+    c.steps = 0;
+  fclose(f);
+}
+
+static void setEpochs(void) { epochs = 5; }
+
+// Twin: rank 0 reads the configuration and nobody broadcasts it.
+void neverBroadcast(const char *path) {
+  if (rank == 0) {
+    readConfig(path);
+    setEpochs();
+  }
+  for (int i = 0; i < c.steps; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < c.steps' depends on the rank [ddp-rank-gated-barrier]
+// LINT-DAG: whole-struct-broadcast.c:[[@LINE-3]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
+  for (int i = 0; i < epochs; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < epochs' depends on the rank [ddp-rank-gated-barrier]
+// LINT-DAG: whole-struct-broadcast.c:[[@LINE-3]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
 }
