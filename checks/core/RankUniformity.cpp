@@ -2130,10 +2130,14 @@ void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
     for (const auto &[Index, Written] : Summary->Writes)
       if (Index < Args.size())
         Emit(Args[Index]);
-    // The globals and only objects' fields it writes (`if (rank == 0)
-    // readParams(path);` with no broadcast after it).
+    // The globals and only objects' fields it writes on every way through
+    // (`if (rank == 0) readParams(path);` with no broadcast after it), not
+    // those it may leave alone: a lazy initialisation (`if (!registry)
+    // registry = new ...;`) that rank 0 runs again builds what the others
+    // built.
     for (const auto &[Target, Left] : Summary->Outliving)
-      Fn(Target, false);
+      if (Left)
+        Fn(Target, false);
   }
 }
 
