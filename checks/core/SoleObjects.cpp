@@ -11,8 +11,8 @@ using namespace clang;
 namespace ddp {
 
 namespace {
-/// The variable \p E names, if it is a global of the TU's own whose type is
-/// exactly \p Record (not an array or pointer of it).
+/// \p Var, if it is a global of the TU's own whose type is exactly \p Record
+/// (not an array or pointer of it).
 const VarDecl *internalGlobal(const VarDecl *Var, const RecordDecl *Record) {
   if (!Var || !Var->hasGlobalStorage() || Var->isStaticLocal() ||
       Var->isExternallyVisible())
@@ -22,6 +22,7 @@ const VarDecl *internalGlobal(const VarDecl *Var, const RecordDecl *Record) {
                                                     : nullptr;
 }
 
+/// The variable \p E names, if internalGlobal holds for it.
 const VarDecl *internalGlobalOf(const Expr *E, const RecordDecl *Record) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return Ref ? internalGlobal(dyn_cast<VarDecl>(Ref->getDecl()), Record)
