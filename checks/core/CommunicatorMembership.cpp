@@ -361,4 +361,23 @@ CommunicatorMembership::nonMemberOutcome(const Expr *Cond,
   return std::nullopt;
 }
 
+std::optional<std::pair<const Expr *, bool>>
+CommunicatorMembership::nullTest(const Expr *Cond) const {
+  bool Negated = false;
+  Cond = stripCondition(Cond, &Negated);
+  if (!Cond)
+    return std::nullopt;
+  // `if (comm)` on a handle whose null value is a null pointer (Open MPI's
+  // MPI_COMM_NULL is the address of an object).
+  if (isCommunicatorType(Cond->getType()))
+    return isTypedefNamed(Cond->getType(), {"MPI_Comm", "MPI_Win"})
+               ? std::nullopt
+               : std::make_optional(std::make_pair(Cond, Negated));
+  for (const auto &[Subject, Other, Op] : orientations(Cond))
+    if ((Op == BO_EQ || Op == BO_NE) &&
+        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
+      return std::make_pair(Subject, (Op == BO_EQ) != Negated);
+  return std::nullopt;
+}
+
 } // namespace ddp

@@ -83,6 +83,12 @@ public:
   std::optional<bool> nonMemberOutcome(const clang::Expr *Cond,
                                        const clang::Expr *Comm) const;
 
+  /// If \p Cond tests a communicator, whichever it is, against the null
+  /// handle (`ctx.comm() != MPI_COMM_NULL`, `if (comm)` on an ncclComm_t):
+  /// that communicator and the value of \p Cond only non-members see.
+  std::optional<std::pair<const clang::Expr *, bool>>
+  nullTest(const clang::Expr *Cond) const;
+
 private:
   void collect(const clang::Stmt *S);
   /// \p Rank holds this process's rank in \p Comm, or a negative value when

@@ -1162,7 +1162,7 @@ bool FunctionAnalysis::excused(const CallSite &Site) const {
 }
 
 int FunctionAnalysis::nonMemberSuccessor(const CFGBlock *B) {
-  if (!OnlyCommunicator || B->succ_size() != 2)
+  if (B->succ_size() != 2)
     return -1;
   auto [It, New] = NonMemberSuccessors.try_emplace(B, -1);
   if (!New)
@@ -1171,10 +1171,27 @@ int FunctionAnalysis::nonMemberSuccessor(const CFGBlock *B) {
   // A loop's test is no member test.
   if (!Cond || isLoopTest(B))
     return -1;
-  if (std::optional<bool> Outside =
-          membership().nonMemberOutcome(Cond, OnlyCommunicator))
-    It->second = *Outside ? 0 : 1;
-  return It->second;
+  if (OnlyCommunicator)
+    if (std::optional<bool> Outside =
+            membership().nonMemberOutcome(Cond, OnlyCommunicator))
+      return It->second = *Outside ? 0 : 1;
+  // A test of some communicator against the null handle: the members' side
+  // runs that communicator's collectives, when each one it issues here is
+  // on it or in a helper that is given no other communicator.
+  std::optional<std::pair<const Expr *, bool>> Test =
+      membership().nullTest(Cond);
+  if (!Test)
+    return -1;
+  unsigned Outside = Test->second ? 0 : 1;
+  const CFGBlock *Members = *(B->succ_begin() + (1 - Outside));
+  if (!Members)
+    return -1;
+  for (const CFGBlock *X : region(Members, sidesJoin(B), B))
+    for (const CallSite &Site : Sites[X->getBlockID()])
+      if (Site.Communicator ? !sameObject(Site.Communicator, Test->first)
+                            : !Site.Callee)
+        return -1;
+  return It->second = Outside;
 }
 
 void FunctionAnalysis::explainDecision(Finding &F,

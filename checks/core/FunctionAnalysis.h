@@ -280,10 +280,12 @@ private:
   CommunicatorMembership &membership() const;
   /// The one communicator every site of the function runs on, or null.
   const clang::Expr *OnlyCommunicator = nullptr;
-  /// Per block ending in a test of membership of OnlyCommunicator: the
-  /// index of the successor only non-members take (-1 for other blocks).
+  /// Per block ending in a test of membership: the index of the successor
+  /// only non-members take (-1 for other blocks).
   llvm::DenseMap<const clang::CFGBlock *, int> NonMemberSuccessors;
-  /// The successor of \p B that no member of OnlyCommunicator takes, or -1.
+  /// The successor of \p B that no member of the communicator its test is
+  /// on takes, or -1: a test of membership of OnlyCommunicator, or a null
+  /// test of a communicator whose members' side issues nothing on another.
   int nonMemberSuccessor(const clang::CFGBlock *B);
   /// What the side of \p Branch through its successor \p SuccIndex (\p Arm,
   /// whose blocks before \p Join are \p Side) issues, with the later tests

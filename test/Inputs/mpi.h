@@ -6,6 +6,7 @@ typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
+typedef int MPI_Group;
 typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
 #define MPI_SUCCESS 0
 #define MPI_UNDEFINED (-32766)
@@ -57,6 +58,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
+                   MPI_Group *newgroup);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                          MPI_Comm *newcomm);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 int MPI_Abort(MPI_Comm comm, int errorcode);
 int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);

@@ -243,3 +243,75 @@ void fenceOnWorldRankZero(struct window_info *info, float *buf, int n,
     MPI_Win_fence(0, world);
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Win_fence' is reached only by ranks where 'info->rank == 0' [ddp-collective-in-rank-branch]
+
+// A process set in Horovod's style: the set's communicator (MPI_COMM_NULL
+// outside the set), one split by the rank across sets, a getter that
+// returns either, and a controller that runs its collectives on the set's.
+// The null test is on a communicator the code under it reaches only through
+// the controller.
+struct SetContext {
+  MPI_Comm comm;
+  MPI_Comm crossComm;
+  MPI_Comm getComm(bool cross) const { return cross ? crossComm : comm; }
+};
+struct SetController {
+  SetContext *ctx;
+  int *sizes;
+  void initialize() { doInitialization(); }
+  virtual void doInitialization() {
+    MPI_Allgather(MPI_IN_PLACE, 1, MPI_INT, sizes, 1, MPI_INT, ctx->comm);
+  }
+};
+
+void makeSet(SetContext *ctx, int members) {
+  int world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Group worldGroup, setGroup;
+  MPI_Comm_group(MPI_COMM_WORLD, &worldGroup);
+  int first[2] = {0, 1};
+  MPI_Group_incl(worldGroup, members, first, &setGroup);
+  MPI_Comm_create_group(MPI_COMM_WORLD, setGroup, 0, &ctx->comm);
+  MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &ctx->crossComm);
+}
+
+void joinSet(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) != MPI_COMM_NULL)
+    controller->initialize();
+}
+
+// Non-members leave early: the same.
+void joinSetOrLeave(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) == MPI_COMM_NULL)
+    return;
+  controller->initialize();
+}
+
+// Reported: the members also broadcast in the world.
+void joinSetThenWorld(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) != MPI_COMM_NULL) {
+    controller->initialize();
+    MPI_Bcast(controller->sizes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+}
+// CHECK-MESSAGES: :[[@LINE-4]]:17: warning: 'MPI_Allgather' in 'initialize' is reached only by ranks where 'ctx->getComm(false) != MPI_COMM_NULL' [ddp-collective-in-rank-branch]
+
+// Reported: a helper handed the world.
+void joinSetWorldHelper(SetContext *ctx, float *buf, int n) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) != MPI_COMM_NULL)
+    broadcastOn(MPI_COMM_WORLD, buf, n);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' in 'broadcastOn' is reached only by ranks where 'ctx->getComm(false) != MPI_COMM_NULL' [ddp-collective-in-rank-branch]
+
+// Reported: the world leaves its non-members behind after their exit.
+void leaveSetThenWorld(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) == MPI_COMM_NULL)
+    return;
+  controller->initialize();
+  MPI_Bcast(controller->sizes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:15: warning: 'MPI_Allgather' in 'initialize' is skipped by ranks that leave early when 'ctx->getComm(false) == MPI_COMM_NULL' [ddp-collective-in-rank-branch]

@@ -43,6 +43,22 @@ void pairedTransferMemberExit(struct pair_info *info, float *buf, int n) {
   MPI_Allreduce(buf, buf, n, MPI_FLOAT, MPI_SUM, info->communicator);
 }
 
+// Not reported: only the set's members initialise its controller.
+void joinSet(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) != MPI_COMM_NULL)
+    controller->initialize();
+}
+
+// Reported: the members also wait in the world.
+void joinSetThenWorld(SetContext *ctx, SetController *controller) {
+  makeSet(ctx, 2);
+  if (ctx->getComm(false) != MPI_COMM_NULL) {
+    controller->initialize();
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   struct pair_info info;
@@ -51,6 +67,13 @@ int main(int argc, char **argv) {
   pairedTransfer(&info, buf, 4);
   pairedGet(&info, buf, 4);
   pairedTransferMemberExit(&info, buf, 4);
+  SetContext set;
+  int sizes[2] = {0};
+  MPISetController controller;
+  controller.ctx = &set;
+  controller.sizes = sizes;
+  joinSet(&set, &controller);
+  joinSetThenWorld(&set, &controller);
   MPI_Finalize();
   return 0;
 }
