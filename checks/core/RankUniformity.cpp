@@ -2141,6 +2141,22 @@ void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
   }
 }
 
+/// The function whose call \p Anchor writes what it assigns (`readConfig` in
+/// `if (rank == 0) readConfig(path);`), or empty for an assignment and for a
+/// standard container's own update.
+static std::string assigningCallee(const Stmt *Anchor) {
+  const auto *Call = dyn_cast<CallExpr>(Anchor);
+  if (!Call || isa<CXXOperatorCallExpr>(Call))
+    return "";
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getDeclName().isIdentifier())
+    return "";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+    if (MD->getParent()->isInStdNamespace())
+      return "";
+  return Callee->getName().str();
+}
+
 void RankUniformity::collectAssigned(const ControlDivergence &Control) {
   Assigned.clear();
   // The region of each branch, in reverse post-order.
@@ -2307,9 +2323,14 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
       const Origin *Why = Ctx.origin(
           Branch.Branch, A.Target, A.Anchor->getBeginLoc(),
           [&] {
-            return fmt::format("'{}' is assigned under a rank-dependent "
-                               "condition here",
-                               declName(A.Target));
+            std::string By = assigningCallee(A.Anchor);
+            return By.empty()
+                       ? fmt::format("'{}' is assigned under a rank-dependent "
+                                     "condition here",
+                                     declName(A.Target))
+                       : fmt::format("'{}' is assigned by '{}' under a "
+                                     "rank-dependent condition here",
+                                     declName(A.Target), By);
           },
           Branch.Why.Why, /*FromControl=*/true);
       // Only elements written alike on every rank: the length is uniform.

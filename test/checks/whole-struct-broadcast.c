@@ -138,6 +138,8 @@ void neverBroadcast(const char *path) {
     MPI_Barrier(MPI_COMM_WORLD);
 // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < c.steps' depends on the rank [ddp-rank-gated-barrier]
 // LINT-DAG: whole-struct-broadcast.c:[[@LINE-3]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
+// The note names the helper that writes it.
+// LINT-DAG:   the loop condition depends on the rank: 'steps' is assigned by 'readConfig' under a rank-dependent condition at whole-struct-broadcast.c:[[@LINE-8]]:5
   for (int i = 0; i < epochs; ++i)
     MPI_Barrier(MPI_COMM_WORLD);
 // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < epochs' depends on the rank [ddp-rank-gated-barrier]
