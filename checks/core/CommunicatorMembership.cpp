@@ -300,11 +300,10 @@ bool CommunicatorMembership::sharedByMembers(const Expr *Cond,
   for (const auto &[Colour, Split] : SplitBy)
     if (sameObject(Colour, Cond) && sameObject(Split, Comm))
       return true;
+  // The communicator against the null communicator: only members hold it.
+  if (auto Test = nullTest(Cond))
+    return sameObject(Test->first, Comm);
   for (const auto &[Subject, Other, Op] : orientations(Cond)) {
-    // The communicator against the null communicator: only members hold it.
-    if ((Op == BO_EQ || Op == BO_NE) &&
-        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
-      return sameObject(Subject, Comm);
     std::optional<llvm::APSInt> Value;
     if (Other->HasSideEffects(Ctx.AST) ||
         !(Value = evaluateInt(Other, Ctx.AST)))
@@ -339,10 +338,9 @@ CommunicatorMembership::nonMemberOutcome(const Expr *Cond,
   // `if (comm)`: non-members hold the null handle.
   if (isCommunicatorType(Cond->getType()))
     return sameObject(Cond, Comm) ? Outcome(false) : std::nullopt;
+  if (auto Test = nullTest(Cond))
+    return sameObject(Test->first, Comm) ? Outcome(Test->second) : std::nullopt;
   for (const auto &[Subject, Other, Op] : orientations(Cond)) {
-    if ((Op == BO_EQ || Op == BO_NE) &&
-        isCommunicatorType(Subject->getType()) && isNullCommunicator(Other))
-      return sameObject(Subject, Comm) ? Outcome(Op == BO_EQ) : std::nullopt;
     if (Other->HasSideEffects(Ctx.AST) || !isRankIn(Subject, Comm))
       continue;
     std::optional<llvm::APSInt> Value = evaluateInt(Other, Ctx.AST);
