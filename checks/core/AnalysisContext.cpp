@@ -146,7 +146,17 @@ const FunctionDecl *RankFacts::canonical(const FunctionDecl *FD) {
   return FD ? FD->getCanonicalDecl() : nullptr;
 }
 
+bool RankFacts::changedSince(const ReadSet &Read, unsigned Since) const {
+  if (Generation == Since)
+    return false;
+  for (const Key &K : Read)
+    if (ChangedAt.lookup(K) > Since)
+      return true;
+  return false;
+}
+
 const DepSummary *RankFacts::summary(const FunctionDecl *FD) const {
+  read(key(About::Summary, canonical(FD)));
   auto It = Summaries.find(canonical(FD));
   return It == Summaries.end() ? nullptr : &It->second;
 }
@@ -325,12 +335,17 @@ AnalysisContext::dispatchSummary(const CXXMethodDecl *Method) {
     return nullptr;
   Method = Method->getCanonicalDecl();
   auto It = Dispatches.find(Method);
-  if (It != Dispatches.end() && It->second.Generation == Facts.generation())
+  if (It != Dispatches.end() && It->second.Generation == Facts.generation()) {
+    Facts.reread(It->second.Read);
     return It->second.Summary ? &*It->second.Summary : nullptr;
+  }
   // Looking the overrides up may analyse them: the cache entry is made after.
   CachedDispatch Entry;
   Entry.Generation = Facts.generation();
-  Entry.Summary = joinOverrides(Method);
+  {
+    RankFacts::Recorder Reading(Facts, Entry.Read);
+    Entry.Summary = joinOverrides(Method);
+  }
   CachedDispatch &Cached = Dispatches[Method] = std::move(Entry);
   return Cached.Summary ? &*Cached.Summary : nullptr;
 }

@@ -52,6 +52,41 @@ class SoleObjects;
 /// this TU or, by the whole-program driver, in another).
 class RankFacts {
 public:
+  /// What a fact is about: a function's summary, a parameter's actual
+  /// argument (or rank variable's name), a field, global or captured
+  /// variable, or a variable that holds the world size.
+  enum class About : unsigned { Summary, Actual, EnvActual, Decl, WorldSize };
+  using Key = std::pair<const void *, unsigned>;
+  /// The facts an analysis looked up, whether it found them or not.
+  using ReadSet = llvm::DenseSet<Key>;
+
+  /// While alive, every lookup goes into \p Into (as well as into the
+  /// reader it replaced, which may have started the nested analysis).
+  class Recorder {
+  public:
+    Recorder(const RankFacts &Facts, ReadSet &Into)
+        : Facts(Facts), Saved(Facts.Reader) {
+      Facts.Reader = &Into;
+      Into.clear();
+    }
+    ~Recorder() {
+      if (Saved)
+        Saved->insert(Facts.Reader->begin(), Facts.Reader->end());
+      Facts.Reader = Saved;
+    }
+
+  private:
+    const RankFacts &Facts;
+    ReadSet *Saved;
+  };
+  /// Whether a fact in \p Read changed after generation \p Since.
+  bool changedSince(const ReadSet &Read, unsigned Since) const;
+  /// Counts \p Read as looked up again (an answer cached from them is used).
+  void reread(const ReadSet &Read) const {
+    if (Reader)
+      Reader->insert(Read.begin(), Read.end());
+  }
+
   /// The dependence summary of \p FD, if it was analysed here (or, by the
   /// whole-program driver, in another TU).
   const DepSummary *summary(const clang::FunctionDecl *FD) const;
@@ -59,32 +94,44 @@ public:
   void mergeSummary(const clang::FunctionDecl *FD, const DepSummary &S) {
     auto [It, New] = Summaries.try_emplace(canonical(FD), S);
     if (New) {
-      ++Generation;
+      changed(key(About::Summary, canonical(FD)));
       return;
     }
     DepSummary Joined = join(It->second, S);
     if (Joined != It->second) {
       It->second = std::move(Joined);
-      ++Generation;
+      changed(key(About::Summary, canonical(FD)));
     }
   }
   /// Why some call passes parameter \p P a rank-dependent argument (with
   /// \p Env: the name of a rank environment variable), or null.
   const Origin *actual(const clang::ParmVarDecl *P, bool Env) const {
+    read(key(Env ? About::EnvActual : About::Actual, P));
     return Actuals.lookup({P, unsigned(Env)});
   }
   bool setActual(const clang::ParmVarDecl *P, bool Env, const Origin *Why) {
     if (!Why || !Actuals.try_emplace({P, unsigned(Env)}, Why).second)
       return false;
-    ++Generation;
+    changed(key(Env ? About::EnvActual : About::Actual, P));
     return true;
   }
   const Origin *decl(const clang::ValueDecl *D) const {
+    read(key(About::Decl, D));
     return Decls.lookup(D);
   }
   void addDecl(const clang::ValueDecl *D, const Origin *Why) {
     if (Why && Decls.try_emplace(D, Why).second)
-      ++Generation;
+      changed(key(About::Decl, D));
+  }
+  /// Variables written with the world size by an out-parameter
+  /// (MPI_Comm_size(comm, &np)).
+  bool isWorldSize(const clang::ValueDecl *D) const {
+    read(key(About::WorldSize, D));
+    return WorldSizes.contains(D);
+  }
+  void addWorldSize(const clang::ValueDecl *D) {
+    if (WorldSizes.insert(D).second)
+      changed(key(About::WorldSize, D));
   }
   /// A function whose body is in another TU, and whose summary the driver
   /// has not brought, was taken to return a rank-dependent value because it
@@ -100,12 +147,22 @@ public:
 
 private:
   static const clang::FunctionDecl *canonical(const clang::FunctionDecl *FD);
+  static Key key(About A, const void *P) { return {P, unsigned(A)}; }
+  void read(Key K) const {
+    if (Reader)
+      Reader->insert(K);
+  }
+  void changed(Key K) { ChangedAt[K] = ++Generation; }
   llvm::DenseMap<const clang::FunctionDecl *, DepSummary> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> AssumedReturns;
   llvm::DenseMap<std::pair<const clang::ParmVarDecl *, unsigned>,
                  const Origin *>
       Actuals;
   llvm::DenseMap<const clang::ValueDecl *, const Origin *> Decls;
+  llvm::DenseSet<const clang::ValueDecl *> WorldSizes;
+  /// The generation at which each fact last changed.
+  llvm::DenseMap<Key, unsigned> ChangedAt;
+  mutable ReadSet *Reader = nullptr;
   unsigned Generation = 0;
 };
 
@@ -136,9 +193,6 @@ public:
   /// Gradient synchronisation is armed somewhere in the TU (a c10d::Reducer,
   /// or a parameter hook that issues collectives): backward() synchronises.
   bool GradientSyncArmed = false;
-  /// Variables written with the world size by an out-parameter
-  /// (MPI_Comm_size(comm, &np)).
-  llvm::DenseSet<const clang::ValueDecl *> WorldSizes;
   /// Set by the whole-program driver: the stable key (USR) of a function.
   /// When set, a call of a user function whose body is elsewhere becomes a
   /// Call node in summaries instead of issuing nothing.
@@ -274,6 +328,8 @@ private:
   struct CachedDispatch {
     unsigned Generation = ~0u;
     std::optional<DepSummary> Summary;
+    /// The facts it was made of.
+    RankFacts::ReadSet Read;
   };
   llvm::DenseMap<const clang::CXXMethodDecl *, CachedDispatch> Dispatches;
 };

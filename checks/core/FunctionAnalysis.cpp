@@ -188,6 +188,13 @@ FunctionAnalysis::region(const CFGBlock *From, const CFGBlock *Stop,
 void FunctionAnalysis::computeUniformity() {
   if (!Cfg)
     return;
+  // Nothing it looked up last time has changed since: it would find the
+  // same again.
+  if (Computed && !Ctx.Facts.changedSince(FactsRead, ComputedAt))
+    return;
+  Computed = true;
+  ComputedAt = Ctx.Facts.generation();
+  RankFacts::Recorder Reading(Ctx.Facts, FactsRead);
   // Values assigned under a rank-dependent branch are divergent after its
   // join; the branches depend on the values. Alternate until both settle.
   Control.clear();
@@ -1090,7 +1097,7 @@ bool FunctionAnalysis::takesTurnsAlike(const CFGBlock *B) {
     else if (const auto *Member = dyn_cast<MemberExpr>(E))
       D = Member->getMemberDecl();
     return D && !Uniformity->divergenceAt(B, E).any() &&
-           (Ctx.WorldSizes.contains(D) ||
+           (Ctx.Facts.isWorldSize(D) ||
             (D->getDeclName().isIdentifier() && isWorldSizeName(D->getName())));
   };
   const ForStmt *For = takesTurns(If, FD->getBody(), IsRank, IsWorldSize);

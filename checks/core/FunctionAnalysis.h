@@ -106,8 +106,9 @@ public:
   uint64_t steps() const { return Steps; }
   unsigned divergentBranchCount() const;
 
-  /// Phase 1: rank uniformity. Run again whenever the TU's facts grow. Joins
-  /// the function's dependence summary into the TU's facts.
+  /// Phase 1: rank uniformity. Called again whenever the TU's facts grow, it
+  /// runs again only if a fact it looked up changed. Joins the function's
+  /// dependence summary into the TU's facts.
   void computeUniformity();
   /// After phase 1: the calls of functions with bodies, with how each
   /// argument depends on the rank and on this function's inputs.
@@ -325,6 +326,10 @@ private:
   /// Steps taken so far; region() and summarize() count theirs.
   mutable uint64_t Steps = 0;
   bool Skipped = false;
+  /// Phase 1 ran, at this generation of the TU's facts, looking these up.
+  bool Computed = false;
+  unsigned ComputedAt = 0;
+  RankFacts::ReadSet FactsRead;
 };
 
 } // namespace ddp

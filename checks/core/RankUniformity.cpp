@@ -608,7 +608,7 @@ bool Evaluator::isWorldSize(const Expr *E) {
       if (VD->getInit() && isa<CallExpr>(VD->getInit()->IgnoreParenImpCasts()) &&
           isWorldSize(VD->getInit()))
         return true;
-    if (Ctx.WorldSizes.contains(DRE->getDecl()))
+    if (Ctx.Facts.isWorldSize(DRE->getDecl()))
       return true;
     return DRE->getDecl()->getDeclName().isIdentifier() &&
            isWorldSizeName(DRE->getDecl()->getName());
@@ -1578,7 +1578,7 @@ void Transfer::catalogued(const Expr *Call, const CatalogueEntry *Entry,
         // tensors it was built from (tensors share their storage).
         if (Entry->Role == CallRole::UniformSource) {
           State[Target] = Dep();
-          Ctx.WorldSizes.insert(Target); // MPI_Comm_size(comm, &np)
+          Ctx.Facts.addWorldSize(Target); // MPI_Comm_size(comm, &np)
         } else {
           synchronise(Target);
           auto Alias = Aliases.find(Target);
