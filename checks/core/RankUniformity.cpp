@@ -2217,8 +2217,10 @@ const PublishingBranch *RankUniformity::publishing(const CFGBlock *Branch,
     };
     It->second = publishingBranch(Branch, Join, RPO, IsRank, Ctx);
     if (It->second) {
-      for (const CFGBlock *Merge : It->second->Merges)
+      for (const CFGBlock *Merge : It->second->Merges) {
         MergesAt[Merge].push_back(Branch);
+        ++MergeCount;
+      }
       if (It->second->BothReturn)
         MirroredReturns.insert(Branch);
     }
@@ -2355,6 +2357,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   collectAssigned(Control);
   Publishing.clear();
   MergesAt.clear();
+  MergeCount = 0;
   MirroredReturns.clear();
   FromDataCache.clear();
   for (DivergenceState &S : Out)
@@ -2362,13 +2365,26 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Visited.assign(Visited.size(), false);
   Outliving.clear();
   Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns, &Fresh, &Outliving};
+  // A pass transfers only the blocks whose input may have changed since
+  // their last transfer: a predecessor's state did, or a publishing branch
+  // was found to merge there. The others would give what they gave, so
+  // each pass ends with the states a full pass would. The last pass, which
+  // changes nothing, is a full one: it records the result (every return,
+  // with what is known of publishing branches by then).
+  std::vector<char> Pending(Out.size(), true);
+  size_t MergesKnown = 0;
+  bool Full = true;
   for (unsigned Pass = 0; Pass < MaxPasses; ++Pass) {
     bool Changed = false;
-    // Every pass visits every return again: the result is the last pass's
-    // (an earlier one may not have known which branches publish).
+    if (Pass + 1 == MaxPasses)
+      Full = true;
     Rec.Return = Dep();
-    Transfers += RPO.size();
     for (const CFGBlock *B : RPO) {
+      unsigned Id = B->getBlockID();
+      if (!Full && !Pending[Id])
+        continue;
+      Pending[Id] = false;
+      ++Transfers;
       DivergenceState State;
       bool First = true;
       Evaluator JoinEval(Ctx, FD, State, Fallbacks);
@@ -2403,15 +2419,23 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
                  Aliases, Fallbacks, Rec);
       for (const CFGElement &Elem : *B)
         T.element(Elem);
-      unsigned Id = B->getBlockID();
       if (!Visited[Id] || State != Out[Id]) {
         Out[Id] = std::move(State);
         Visited[Id] = true;
         Changed = true;
+        for (const CFGBlock *Succ : B->succs())
+          if (Succ)
+            Pending[Succ->getBlockID()] = true;
+      }
+      if (MergeCount != MergesKnown) {
+        MergesKnown = MergeCount;
+        for (const auto &Entry : MergesAt)
+          Pending[Entry.first->getBlockID()] = true;
       }
     }
-    if (!Changed)
+    if (!Changed && Full)
       break;
+    Full = !Changed;
   }
   // What the function leaves in fields and globals, for the functions that
   // run after it (and for its next call).

@@ -213,6 +213,8 @@ private:
   llvm::DenseMap<const clang::CFGBlock *,
                  llvm::SmallVector<const clang::CFGBlock *, 1>>
       MergesAt;
+  /// The pairs in MergesAt.
+  size_t MergeCount = 0;
   /// Per rank-dependent branch, what its region assigns.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<Assignment>> Assigned;
 };
