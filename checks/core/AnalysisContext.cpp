@@ -208,8 +208,12 @@ std::string AnalysisContext::text(const Expr *E, size_t Max) const {
 }
 
 bool AnalysisContext::isRankName(llvm::StringRef Name) const {
-  return Opts.RankNameHeuristic && RankNameValid && !Name.empty() &&
-         RankName.match(Name);
+  if (!Opts.RankNameHeuristic || !RankNameValid || Name.empty())
+    return false;
+  auto [It, Inserted] = RankNameMatches.try_emplace(Name, false);
+  if (Inserted)
+    It->second = RankName.match(Name);
+  return It->second;
 }
 
 bool AnalysisContext::isGroupType(QualType T) {

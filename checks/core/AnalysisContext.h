@@ -14,6 +14,7 @@
 #include "core/UnresolvedCalls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 #include <deque>
@@ -269,6 +270,8 @@ public:
   std::string text(clang::SourceRange R, size_t Max = 48) const;
   std::string text(const clang::Expr *E, size_t Max = 48) const;
 
+  /// True for names RankNamePattern matches (remembered per name: the
+  /// uniformity analysis asks for every variable it reads).
   bool isRankName(llvm::StringRef Name) const;
   /// True for c10d process groups, backends and stores, other frameworks'
   /// classes named ProcessGroup, and pointers to them: built with the rank
@@ -317,6 +320,7 @@ private:
       OriginIndex;
   llvm::Regex RankName;
   bool RankNameValid = false;
+  mutable llvm::StringMap<bool> RankNameMatches;
   llvm::StringSet<> RankEnvVars;
   llvm::StringSet<> LibraryNamespaces;
   llvm::DenseMap<const clang::Type *, bool> GroupTypes;

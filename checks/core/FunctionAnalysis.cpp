@@ -88,11 +88,17 @@ unsigned FunctionAnalysis::divergentBranchCount() const {
                     : 0;
 }
 
+const ParentMap &FunctionAnalysis::parents() {
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(FD->getBody());
+  return *Parents;
+}
+
 const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
   if (!Cfg || !S)
     return nullptr;
-  if (!Parents) {
-    Parents = std::make_unique<ParentMap>(FD->getBody());
+  const ParentMap &PM = parents();
+  if (StmtBlocks.empty()) {
     for (const CFGBlock *B : *Cfg)
       for (const CFGElement &Elem : *B)
         if (auto St = Elem.getAs<CFGStmt>())
@@ -102,7 +108,7 @@ const CFGBlock *FunctionAnalysis::blockOf(const Stmt *S) {
   for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
     if (const CFGBlock *B = StmtBlocks.lookup(S))
       return B;
-    S = Parents->getParent(S);
+    S = PM.getParent(S);
   }
   return nullptr;
 }
@@ -592,7 +598,7 @@ const SummaryNode *FunctionAnalysis::summarize(
 const DecisionName *FunctionAnalysis::decisionAt(const CFGBlock *B) {
   auto [It, New] = Decisions.try_emplace(B);
   if (New && !Ctx.resolve(branchWhy(B)))
-    It->second = Ctx.Decisions.name(B, FD, Ctx);
+    It->second = Ctx.Decisions.name(B, FD, parents(), Ctx);
   return It->second ? &*It->second : nullptr;
 }
 
@@ -1100,7 +1106,7 @@ bool FunctionAnalysis::takesTurnsAlike(const CFGBlock *B) {
            (Ctx.Facts.isWorldSize(D) ||
             (D->getDeclName().isIdentifier() && isWorldSizeName(D->getName())));
   };
-  const ForStmt *For = takesTurns(If, FD->getBody(), IsRank, IsWorldSize);
+  const ForStmt *For = takesTurns(If, parents(), IsRank, IsWorldSize);
   if (!For)
     return false;
   const SourceManager &SM = Ctx.AST.getSourceManager();

@@ -257,6 +257,8 @@ private:
                const clang::CFGBlock *Stop) const;
   /// Statement to block, built on the first query.
   std::unique_ptr<clang::ParentMap> Parents;
+  /// The body's parent map, made on first use.
+  const clang::ParentMap &parents();
   llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> StmtBlocks;
   const clang::CFGBlock *blockOf(const clang::Stmt *S);
   /// Position of each block in reverse post-order, by block ID.

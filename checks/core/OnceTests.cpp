@@ -3,6 +3,7 @@
 #include "core/OnceTests.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -114,46 +115,18 @@ bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
-/// Finds the innermost loop around a statement, in one walk of a body.
-class InnermostLoop : public RecursiveASTVisitor<InnermostLoop> {
-public:
-  explicit InnermostLoop(const Stmt *Target) : Target(Target) {}
-  const Stmt *Loop = nullptr;
-  bool Found = false;
-
-  bool TraverseStmt(Stmt *S) {
-    if (!S || Found)
-      return !Found;
-    if (S == Target) {
-      Loop = Loops.empty() ? nullptr : Loops.back();
-      Found = true;
-      return false;
-    }
-    bool IsLoop = isLoop(S);
-    if (IsLoop)
-      Loops.push_back(S);
-    RecursiveASTVisitor::TraverseStmt(S);
-    if (IsLoop && !Found)
-      Loops.pop_back();
-    return !Found;
+/// The innermost loop around \p S, if it is a `for` and \p S is in its
+/// body: found through the parents, so that testing every `if` of a long
+/// function does not walk its body once per `if`.
+const ForStmt *enclosingFor(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *Child = S, *P = Parents.getParent(S); P;
+       Child = P, P = Parents.getParent(P)) {
+    if (!isLoop(P))
+      continue;
+    const auto *For = dyn_cast<ForStmt>(P);
+    return For && For->getBody() == Child ? For : nullptr;
   }
-
-private:
-  const Stmt *Target;
-  llvm::SmallVector<const Stmt *, 4> Loops;
-};
-
-/// The innermost loop around \p S in \p Body, if it is a `for` and \p S is
-/// in its body.
-const ForStmt *enclosingFor(const Stmt *S, const Stmt *Body) {
-  InnermostLoop Walk(S);
-  Walk.TraverseStmt(const_cast<Stmt *>(Body));
-  const auto *For = dyn_cast_or_null<ForStmt>(Walk.Loop);
-  if (!For || !For->getBody())
-    return nullptr;
-  InnermostLoop InBody(S);
-  InBody.TraverseStmt(const_cast<Stmt *>(For->getBody()));
-  return InBody.Found ? For : nullptr;
+  return nullptr;
 }
 
 /// `i < s` with \p IsWorldSize(s).
@@ -166,11 +139,11 @@ bool runsOverRanks(const Expr *Cond, const VarDecl *Counter,
 
 } // namespace
 
-const ForStmt *takesTurns(const IfStmt *If, const Stmt *Body,
+const ForStmt *takesTurns(const IfStmt *If, const ParentMap &Parents,
                           llvm::function_ref<bool(const Expr *)> IsRank,
                           llvm::function_ref<bool(const Expr *)> IsWorldSize) {
   const auto *Equal = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));
-  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr() || !Body)
+  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr())
     return nullptr;
   for (auto [CounterSide, RankSide] :
        {std::pair(Equal->getLHS(), Equal->getRHS()),
@@ -178,7 +151,7 @@ const ForStmt *takesTurns(const IfStmt *If, const Stmt *Body,
     const VarDecl *Counter = counterOf(CounterSide);
     if (!Counter || !Counter->hasLocalStorage() || !IsRank(RankSide))
       continue;
-    const ForStmt *For = enclosingFor(If, Body);
+    const ForStmt *For = enclosingFor(If, Parents);
     if (!For || !startsAtZero(For->getInit(), Counter) ||
         !stepsByOne(For->getInc(), Counter) ||
         !runsOverRanks(For->getCond(), Counter, IsWorldSize))
@@ -190,16 +163,17 @@ const ForStmt *takesTurns(const IfStmt *If, const Stmt *Body,
   return nullptr;
 }
 
-bool runsOncePerLoop(const IfStmt *If, const Stmt *Body, ASTContext &AST) {
+bool runsOncePerLoop(const IfStmt *If, const ParentMap &Parents,
+                     ASTContext &AST) {
   const auto *Equal = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));
-  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr() || !Body)
+  if (!Equal || Equal->getOpcode() != BO_EQ || If->isConstexpr())
     return false;
   const VarDecl *Left = counterOf(Equal->getLHS());
   const VarDecl *Right = counterOf(Equal->getRHS());
   if (!(Left && Left->hasLocalStorage()) &&
       !(Right && Right->hasLocalStorage()))
     return false;
-  const ForStmt *For = enclosingFor(If, Body);
+  const ForStmt *For = enclosingFor(If, Parents);
   if (!For)
     return false;
   for (auto [CounterSide, TestedSide] :

@@ -26,26 +26,28 @@ class ASTContext;
 class Expr;
 class ForStmt;
 class IfStmt;
+class ParentMap;
 class Stmt;
 } // namespace clang
 
 namespace ddp {
 
-/// Whether \p If, in the function body \p Body, tests `i == k` (a local
+/// Whether \p If, in the function body \p Parents maps, tests `i == k` (a local
 /// counter) in the body of `for (i = 0; i < k + n; ++i)` (or `n + k`, `i++`,
 /// `i += 1`, `k == i`) whose body writes neither `i` nor `k`, and not inside
 /// a loop nested in it.
-bool runsOncePerLoop(const clang::IfStmt *If, const clang::Stmt *Body,
+bool runsOncePerLoop(const clang::IfStmt *If, const clang::ParentMap &Parents,
                      clang::ASTContext &AST);
 
 /// Ranks taking turns: \p If tests `p == rank` in the body of `for (p = 0;
 /// p < world_size; ++p)` whose body does not write `p`, and not inside a
 /// loop nested in it (`for (p = 0; p < size; p++) { if (p == rank)
 /// print(); MPI_Barrier(comm); }`). Every rank takes the then-branch in
-/// exactly one iteration. Returns that loop, or null. \p IsRank: whether an
+/// exactly one iteration. Returns that loop, or null. \p Parents: the
+/// function body's parent map. \p IsRank: whether an
 /// expression is this process's rank; \p IsWorldSize: the number of ranks.
 const clang::ForStmt *
-takesTurns(const clang::IfStmt *If, const clang::Stmt *Body,
+takesTurns(const clang::IfStmt *If, const clang::ParentMap &Parents,
            llvm::function_ref<bool(const clang::Expr *)> IsRank,
            llvm::function_ref<bool(const clang::Expr *)> IsWorldSize);
 

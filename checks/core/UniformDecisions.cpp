@@ -112,6 +112,7 @@ std::string caseLabel(const CFGBlock *Succ, AnalysisContext &Ctx) {
 
 std::optional<DecisionName> DecisionTable::name(const CFGBlock *B,
                                                 const FunctionDecl *FD,
+                                                const ParentMap &Parents,
                                                 AnalysisContext &Ctx) {
   const Stmt *Terminator = B->getTerminatorStmt();
   if (!Terminator || !FD || isa<CXXTryStmt>(Terminator))
@@ -158,7 +159,7 @@ std::optional<DecisionName> DecisionTable::name(const CFGBlock *B,
         // Taken in exactly one iteration of the loop around it.
         if (const auto *If = dyn_cast<IfStmt>(Terminator);
             If && !Negated && strip(If->getCond()) == Cond &&
-            runsOncePerLoop(If, FD->getBody(), Ctx.AST))
+            runsOncePerLoop(If, Parents, Ctx.AST))
           Test = OnceMarker.drop_front().str() + Test;
       }
     }

@@ -37,6 +37,7 @@ namespace clang {
 class CFGBlock;
 class Expr;
 class FunctionDecl;
+class ParentMap;
 } // namespace clang
 
 namespace ddp {
@@ -69,8 +70,10 @@ public:
   /// Names the decision \p B (a block of \p FD with two or more successors
   /// whose test does not depend on the rank) makes, or nothing if it makes
   /// none the comparison can use (a try's dispatch, a computed goto).
+  /// \p Parents: the parent map of \p FD's body.
   std::optional<DecisionName> name(const clang::CFGBlock *B,
                                    const clang::FunctionDecl *FD,
+                                   const clang::ParentMap &Parents,
                                    AnalysisContext &Ctx);
   const DecisionInfo *info(llvm::StringRef Key) const {
     auto It = Infos.find(Key);
