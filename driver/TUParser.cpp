@@ -63,7 +63,17 @@ public:
 
 ParsedTU::ParsedTU() = default;
 ParsedTU::ParsedTU(ParsedTU &&) = default;
-ParsedTU &ParsedTU::operator=(ParsedTU &&) = default;
+ParsedTU &ParsedTU::operator=(ParsedTU &&Other) {
+  // The analysis refers to the AST: it goes first.
+  Analysis = std::move(Other.Analysis);
+  AST = std::move(Other.AST);
+  Dependencies = std::move(Other.Dependencies);
+  Error = std::move(Other.Error);
+  CompileErrors = Other.CompileErrors;
+  FirstError = std::move(Other.FirstError);
+  FirstErrorAt = std::move(Other.FirstErrorAt);
+  return *this;
+}
 ParsedTU::~ParsedTU() = default;
 
 ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command,
@@ -139,17 +149,21 @@ size_t ParsedTU::memoryBytes() const {
                  Buffers.malloc_bytes + Buffers.mmap_bytes;
   if (AST->getPreprocessorPtr())
     Bytes += AST->getPreprocessor().getTotalMemory();
+  if (Analysis)
+    Bytes += Analysis->memoryBytes();
   return Bytes;
 }
 
 TUSummary ParsedTU::summarize(const AnalysisOptions &Opts,
-                              const std::vector<FactRecord> &Imports) const {
+                              const std::vector<FactRecord> &Imports) {
   if (!AST) {
     TUSummary Failed;
     Failed.Error = Error;
     return Failed;
   }
-  TUSummary Out = summarizeTU(AST->getASTContext(), Opts, Imports);
+  if (!Analysis || !Analysis->extends(Imports))
+    Analysis = std::make_unique<TUAnalysis>(AST->getASTContext(), Opts);
+  TUSummary Out = Analysis->summarize(Imports);
   Out.Dependencies = Dependencies;
   Out.CompileErrors = CompileErrors;
   Out.FirstError = FirstError;

@@ -15,6 +15,7 @@ class ASTUnit;
 namespace ddp::driver {
 
 struct Preamble;
+class TUAnalysis;
 
 /// A parsed TU. Kept between the rounds of phase 1 where memory allows, so
 /// that analysing it again with facts from other TUs does not parse it
@@ -36,15 +37,18 @@ public:
   /// Errors in a TU that parsed (code for another release, say).
   unsigned compileErrors() const { return CompileErrors; }
   /// The memory the parsed TU holds (its AST, source buffers and
-  /// preprocessor), in bytes: what keeping it for a later round costs.
+  /// preprocessor, and the analysis kept with it), in bytes: what keeping
+  /// it for a later round costs.
   size_t memoryBytes() const;
-  /// Phase 1 on the parsed TU, with the facts \p Imports from other TUs.
+  /// Phase 1 on the parsed TU, with the facts \p Imports from other TUs:
+  /// the analysis of an earlier call goes on if they only add to its facts.
   TUSummary summarize(const AnalysisOptions &Opts,
-                      const std::vector<FactRecord> &Imports) const;
+                      const std::vector<FactRecord> &Imports);
 
 private:
   ParsedTU();
   std::unique_ptr<clang::ASTUnit> AST;
+  std::unique_ptr<TUAnalysis> Analysis;
   std::vector<Dependency> Dependencies;
   std::string Error;
   unsigned CompileErrors = 0;

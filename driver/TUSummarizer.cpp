@@ -12,6 +12,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <deque>
+#include <optional>
+#include <tuple>
 
 using namespace clang;
 
@@ -180,38 +183,65 @@ private:
   llvm::DenseMap<const SummaryNode *, unsigned> Index;
 };
 
-/// Seeds the facts other TUs found: the parameters of this TU's functions
-/// that calls elsewhere pass rank-dependent arguments (or rank variables'
-/// names), and the dependence summaries of the functions of other TUs it
-/// calls.
-class ImportSeeder : public UserCodeVisitor<ImportSeeder> {
+/// The declarations of the TU's functions, by key (USR).
+class DeclsByKey : public UserCodeVisitor<DeclsByKey> {
 public:
-  ImportSeeder(AnalysisContext &Ctx, const std::vector<FactRecord> &Imports)
-      : UserCodeVisitor(Ctx), Ctx(Ctx) {
-    for (const FactRecord &F : Imports)
-      ByKey[F.Key].push_back(&F);
+  using UserCodeVisitor::UserCodeVisitor;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (std::string Key = usrOf(FD->getCanonicalDecl()); !Key.empty())
+      Decls[Key].push_back(FD);
+    return true;
+  }
+  llvm::StringMap<std::vector<const FunctionDecl *>> Decls;
+};
+
+/// Turns the facts other TUs found into facts of this TU: the parameters of
+/// its functions that calls elsewhere pass rank-dependent arguments (or rank
+/// variables' names), and the dependence summaries of the functions of other
+/// TUs it calls. A record must outlive the analysis: the explanations made
+/// from it are keyed by its address.
+class FactSeeder {
+public:
+  explicit FactSeeder(AnalysisContext &Ctx) : Ctx(Ctx) {}
+
+  /// The declarations \p Key names.
+  llvm::ArrayRef<const FunctionDecl *> declsOf(llvm::StringRef Key) {
+    if (!Index) {
+      Index.emplace(Ctx);
+      Index->TraverseDecl(Ctx.AST.getTranslationUnitDecl());
+    }
+    auto It = Index->Decls.find(Key);
+    if (It == Index->Decls.end())
+      return {};
+    return It->second;
   }
 
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    auto It = ByKey.find(usrOf(FD->getCanonicalDecl()));
-    if (It == ByKey.end())
-      return true;
-    for (const FactRecord *F : It->second) {
-      if (F->K == FactRecord::Kind::Summary) {
-        // For a function whose body is elsewhere: its callers here
-        // instantiate the summary with their arguments.
-        if (Ctx.isExternalUserFunction(FD) && Seeded.insert(F).second)
-          Ctx.Facts.mergeSummary(FD->getCanonicalDecl(),
-                                 summary(*F, FD->getCanonicalDecl()));
+  /// For a function whose body is elsewhere: its callers here instantiate
+  /// the summary with their arguments.
+  DepSummary summary(const FactRecord &F, const FunctionDecl *FD) {
+    DepSummary S;
+    S.Return = dep(F.Summary.Return, FD);
+    for (const auto &[Index, D] : F.Summary.Writes)
+      if (Index < FD->getNumParams())
+        S.Writes.push_back({Index, dep(D, FD)});
+    return S;
+  }
+
+  /// Adds \p F to the TU's facts; a summary replaces the one given before
+  /// (which it depends on at least what that did, see TUAnalysis::extends).
+  void seed(const FactRecord &F) {
+    for (const FunctionDecl *FD : declsOf(F.Key)) {
+      if (F.K == FactRecord::Kind::Summary) {
+        if (Ctx.isExternalUserFunction(FD))
+          Ctx.Facts.replaceSummary(FD, summary(F, FD->getCanonicalDecl()));
         continue;
       }
-      if (!FD->doesThisDeclarationHaveABody() || F->Index >= FD->getNumParams())
+      if (!FD->doesThisDeclarationHaveABody() || F.Index >= FD->getNumParams())
         continue;
-      Ctx.Facts.setActual(FD->getParamDecl(F->Index),
-                          F->K == FactRecord::Kind::EnvName,
-                          chain(F, F->Why, nullptr));
+      Ctx.Facts.setActual(FD->getParamDecl(F.Index),
+                          F.K == FactRecord::Kind::EnvName,
+                          chain(&F, F.Why, nullptr));
     }
-    return true;
   }
 
 private:
@@ -245,19 +275,30 @@ private:
     return Dep(chain(&R, R.Why, Root), R.Params, R.EnvKeys);
   }
 
-  DepSummary summary(const FactRecord &F, const FunctionDecl *FD) {
-    DepSummary S;
-    S.Return = dep(F.Summary.Return, FD);
-    for (const auto &[Index, D] : F.Summary.Writes)
-      if (Index < FD->getNumParams())
-        S.Writes.push_back({Index, dep(D, FD)});
-    return S;
-  }
-
   AnalysisContext &Ctx;
-  llvm::StringMap<std::vector<const FactRecord *>> ByKey;
-  llvm::DenseSet<const FactRecord *> Seeded;
+  std::optional<DeclsByKey> Index;
 };
+
+/// The same kind of dependence (uniform, divergent, synchronised, or on the
+/// same inputs), whatever the explanation.
+bool sameShape(const Dep &A, const Dep &B) {
+  auto Shape = [](const Dep &D) {
+    return std::make_tuple(D.Why != nullptr, D.divergent(),
+                           D.Why && D.Why->Synced, D.Why && D.Why->Symbolic,
+                           D.Params, D.EnvKeys);
+  };
+  return Shape(A) == Shape(B);
+}
+
+bool sameShape(const DepSummary &A, const DepSummary &B) {
+  if (!sameShape(A.Return, B.Return) || A.Writes.size() != B.Writes.size())
+    return false;
+  for (size_t I = 0; I < A.Writes.size(); ++I)
+    if (A.Writes[I].first != B.Writes[I].first ||
+        !sameShape(A.Writes[I].second, B.Writes[I].second))
+      return false;
+  return true;
+}
 
 std::string displayName(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
@@ -291,19 +332,95 @@ const char *shapeName(Finding::Shape S) {
 
 } // namespace
 
-TUSummary summarizeTU(ASTContext &AST, const AnalysisOptions &Opts,
-                      const std::vector<FactRecord> &Imports) {
-  TUSummary Out;
-  TranslationUnitAnalysis TU(AST, Opts, [](const FunctionDecl *FD) {
-    return usrOf(FD->getCanonicalDecl());
-  });
-  AnalysisContext &Ctx = TU.context();
-  if (!Imports.empty()) {
-    ImportSeeder Seeder(Ctx, Imports);
-    Seeder.TraverseDecl(AST.getTranslationUnitDecl());
-    for (const FactRecord &F : Imports)
-      Out.Imports.push_back(F.id());
+struct TUAnalysis::State {
+  State(ASTContext &AST, const AnalysisOptions &Opts)
+      : TU(AST, Opts,
+           [](const FunctionDecl *FD) {
+             return usrOf(FD->getCanonicalDecl());
+           }),
+        Seeder(TU.context()) {}
+  TranslationUnitAnalysis TU;
+  FactSeeder Seeder;
+  /// The facts given so far (where they stay), by id, and the summary given
+  /// for each function.
+  std::deque<FactRecord> Given;
+  llvm::StringMap<const FactRecord *> GivenById;
+  llvm::StringMap<const FactRecord *> SummaryOf;
+  /// Copies extends() made of new summaries, to be seeded.
+  llvm::StringMap<const FactRecord *> Copied;
+};
+
+TUAnalysis::TUAnalysis(ASTContext &AST, const AnalysisOptions &Opts)
+    : AST(AST), Opts(Opts), S(std::make_unique<State>(AST, Opts)) {}
+
+TUAnalysis::~TUAnalysis() = default;
+
+size_t TUAnalysis::memoryBytes() const { return S->TU.memoryBytes(); }
+
+bool TUAnalysis::extends(const std::vector<FactRecord> &Imports) {
+  llvm::StringSet<> Ids, Summarised;
+  for (const FactRecord &F : Imports) {
+    Ids.insert(F.id());
+    if (F.K == FactRecord::Kind::Summary)
+      Summarised.insert(F.Key);
   }
+  // A fact given before and not now (a summary replaced by another is
+  // checked below).
+  for (const auto &Entry : S->GivenById) {
+    const FactRecord &Old = *Entry.second;
+    if (!Ids.contains(Entry.getKey()) &&
+        !(Old.K == FactRecord::Kind::Summary && Summarised.contains(Old.Key)))
+      return false;
+  }
+  AnalysisContext &Ctx = S->TU.context();
+  for (const FactRecord &F : Imports) {
+    if (F.K != FactRecord::Kind::Summary || S->GivenById.contains(F.id()))
+      continue;
+    // What the new summary says is made from a copy that stays (see
+    // FactSeeder): when the analysis goes on, it is the copy seeded.
+    const FactRecord &Kept = S->Given.emplace_back(F);
+    S->Copied[F.id()] = &Kept;
+    for (const FunctionDecl *FD : S->Seeder.declsOf(F.Key)) {
+      if (!Ctx.isExternalUserFunction(FD))
+        continue;
+      // A guess made without any summary is not made with one.
+      if (Ctx.Facts.assumedReturns().contains(FD->getCanonicalDecl()))
+        return false;
+      const DepSummary *Old = Ctx.Facts.summary(FD);
+      if (!Old)
+        continue;
+      // A dependence the summary had and no longer has stays in what was
+      // found from it.
+      DepSummary New = S->Seeder.summary(Kept, FD->getCanonicalDecl());
+      if (!sameShape(join(*Old, New), New))
+        return false;
+    }
+  }
+  return true;
+}
+
+TUSummary TUAnalysis::summarize(const std::vector<FactRecord> &Imports) {
+  TUSummary Out;
+  TranslationUnitAnalysis &TU = S->TU;
+  AnalysisContext &Ctx = TU.context();
+  for (const FactRecord &F : Imports) {
+    std::string Id = F.id();
+    Out.Imports.push_back(Id);
+    if (S->GivenById.contains(Id))
+      continue;
+    // The copy extends() made, or a new one.
+    const FactRecord *Kept = S->Copied.lookup(Id);
+    if (!Kept)
+      Kept = &S->Given.emplace_back(F);
+    S->GivenById[Id] = Kept;
+    if (F.K == FactRecord::Kind::Summary) {
+      if (const FactRecord *Replaced = S->SummaryOf.lookup(F.Key))
+        S->GivenById.erase(Replaced->id());
+      S->SummaryOf[F.Key] = Kept;
+    }
+    S->Seeder.seed(*Kept);
+  }
+  S->Copied.clear();
   TU.run();
 
   Recorder Rec(AST, Ctx, Out);

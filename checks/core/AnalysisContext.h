@@ -104,6 +104,15 @@ public:
       changed(key(About::Summary, canonical(FD)));
     }
   }
+  /// Replaces \p FD's summary with \p S, which depends on at least what it
+  /// replaces (a function of another TU, as the driver learns more of it).
+  void replaceSummary(const clang::FunctionDecl *FD, const DepSummary &S) {
+    auto [It, New] = Summaries.try_emplace(canonical(FD), S);
+    if (New || It->second != S) {
+      It->second = S;
+      changed(key(About::Summary, canonical(FD)));
+    }
+  }
   /// Why some call passes parameter \p P a rank-dependent argument (with
   /// \p Env: the name of a rank environment variable), or null.
   const Origin *actual(const clang::ParmVarDecl *P, bool Env) const {
@@ -310,6 +319,10 @@ public:
   /// The global through which every access to a field of \p Record in the
   /// TU goes, or null (see SoleObjects.h). Found on the first question.
   const clang::VarDecl *soleObject(const clang::RecordDecl *Record) const;
+  /// About the memory the explanations hold, in bytes.
+  size_t memoryBytes() const {
+    return Origins.size() * (sizeof(Origin) + 64) + OriginIndex.getMemorySize();
+  }
 
 private:
   std::vector<clang::SourceLocation> TagLocs;

@@ -83,6 +83,13 @@ bool FunctionAnalysis::spend(uint64_t N) {
   return !Skipped;
 }
 
+size_t FunctionAnalysis::memoryBytes() const {
+  if (!Cfg)
+    return sizeof(*this);
+  return sizeof(*this) + Cfg->getAllocator().getTotalMemory() +
+         Uniformity->memoryBytes();
+}
+
 unsigned FunctionAnalysis::divergentBranchCount() const {
   return Uniformity ? Uniformity->divergentBranches().size() + LoopExits.size()
                     : 0;

@@ -104,6 +104,9 @@ public:
   /// The steps (blocks visited) the analysis took, and the function's
   /// rank-dependent branches, for the message that says it was skipped.
   uint64_t steps() const { return Steps; }
+  /// About the memory the analysis holds (its CFG and block states), in
+  /// bytes.
+  size_t memoryBytes() const;
   unsigned divergentBranchCount() const;
 
   /// Phase 1: rank uniformity. Called again whenever the TU's facts grow, it

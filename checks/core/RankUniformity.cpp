@@ -2347,6 +2347,13 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
   }
 }
 
+size_t RankUniformity::memoryBytes() const {
+  size_t Bytes = Out.capacity() * sizeof(DivergenceState);
+  for (const DivergenceState &S : Out)
+    Bytes += S.getMemorySize();
+  return Bytes;
+}
+
 uint64_t RankUniformity::run(const ControlDivergence &Control,
                              const JoinPoints &Joins) {
   constexpr unsigned MaxPasses = 24;

@@ -127,6 +127,9 @@ public:
   /// The expression the branch that ends \p B tests, or null.
   static const clang::Expr *branchCondition(const clang::CFGBlock *B);
 
+  /// The memory its block states hold, in bytes.
+  size_t memoryBytes() const;
+
   /// Blocks in reverse post-order from the entry.
   const std::vector<const clang::CFGBlock *> &order() const { return RPO; }
 

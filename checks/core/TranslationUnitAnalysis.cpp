@@ -171,6 +171,13 @@ FunctionAnalysis *TranslationUnitAnalysis::get(const FunctionDecl *FD) {
   return Result;
 }
 
+size_t TranslationUnitAnalysis::memoryBytes() const {
+  size_t Bytes = Ctx.memoryBytes();
+  for (const auto &Entry : Functions)
+    Bytes += Entry.second->memoryBytes();
+  return Bytes;
+}
+
 std::vector<const FunctionAnalysis *>
 TranslationUnitAnalysis::skipped() const {
   std::vector<const FunctionAnalysis *> Result;
@@ -342,9 +349,12 @@ void TranslationUnitAnalysis::resolveInputs() {
 }
 
 void TranslationUnitAnalysis::run() {
-  discover();
-  for (const FunctionDecl *FD : Roots)
-    get(FD);
+  if (!Discovered) {
+    Discovered = true;
+    discover();
+    for (const FunctionDecl *FD : Roots)
+      get(FD);
+  }
 
   // Phase 1: rank uniformity, callees before their callers, until the
   // TU-wide facts (summaries, fields, parameters given the rank) settle.
@@ -376,6 +386,7 @@ void TranslationUnitAnalysis::run() {
   // Phase 2: summaries, bottom-up through summaryOf's recursion. Recursive
   // functions are summarised again with the previous round's results until
   // nothing changes (a few rounds at most: each unrolls the recursion once).
+  PreviousRound.clear();
   for (unsigned Round = 0; Round < 4; ++Round) {
     Summarised.clear();
     llvm::DenseMap<const FunctionDecl *, const SummaryNode *> ThisRound;
@@ -389,6 +400,8 @@ void TranslationUnitAnalysis::run() {
 
   // Phase 3: mismatches, and tensor lists whose length differs between
   // ranks.
+  Findings.clear();
+  Deferred.clear();
   for (const FunctionDecl *FD : Roots)
     if (FunctionAnalysis *FA = get(FD)) {
       FA->findMismatches(Findings, Deferred);

@@ -38,10 +38,13 @@ public:
       std::function<std::string(const clang::FunctionDecl *)> ExternalKey);
   ~TranslationUnitAnalysis() override;
 
-  /// Analyses the whole TU. Call once.
+  /// Analyses the whole TU. Called again after facts were added (by the
+  /// driver, from other TUs), it analyses again what they change.
   void run();
 
   const std::vector<Finding> &findings() const { return Findings; }
+  /// About the memory the analysis holds, in bytes.
+  size_t memoryBytes() const;
   /// After run(): the functions whose analysis ran out of its budget, in
   /// discovery order. Nothing in them is reported.
   std::vector<const FunctionAnalysis *> skipped() const;
@@ -105,6 +108,7 @@ private:
   /// Lambdas given to register_hook: gradient hooks.
   std::vector<const clang::FunctionDecl *> Hooks;
   bool ReducerSeen = false;
+  bool Discovered = false;
   std::vector<Finding> Findings;
   std::vector<Finding> Deferred;
 };
