@@ -1166,30 +1166,32 @@ void joinInto(DivergenceState &Into, const DivergenceState &From, bool First,
     Into = From;
     return;
   }
-  llvm::SmallVector<const ValueDecl *, 8> Drop;
-  for (auto &[D, O] : Into) {
-    auto It = From.find(D);
-    if (It != From.end()) {
-      O = joinValues(O, It->second);
-      continue;
+  // One scan of both, in their common order.
+  DivergenceState Joined;
+  Joined.reserve(std::max(Into.size(), From.size()));
+  auto Alone = [&](const ValueDecl *D, const Dep &Held) {
+    Dep Fallback = Eval.fallback(D);
+    Dep Value = joinValues(Held, Fallback);
+    if (Value != Fallback)
+      Joined.append(D, Value);
+  };
+  const DivergenceState &Left = Into;
+  auto A = Left.begin(), B = From.begin();
+  while (A != Left.end() || B != From.end()) {
+    if (B == From.end() ||
+        (A != Left.end() && DivergenceState::before(A->first, B->first))) {
+      Alone(A->first, A->second);
+      ++A;
+    } else if (A == Left.end() || DivergenceState::before(B->first, A->first)) {
+      Alone(B->first, B->second);
+      ++B;
+    } else {
+      Joined.append(A->first, joinValues(A->second, B->second));
+      ++A;
+      ++B;
     }
-    Dep Fallback = Eval.fallback(D);
-    Dep Joined = joinValues(O, Fallback);
-    if (Joined == Fallback)
-      Drop.push_back(D);
-    else
-      O = Joined;
   }
-  for (const ValueDecl *D : Drop)
-    Into.erase(D);
-  for (auto &[D, F] : From) {
-    if (Into.count(D))
-      continue;
-    Dep Fallback = Eval.fallback(D);
-    Dep Joined = joinValues(F, Fallback);
-    if (Joined != Fallback)
-      Into[D] = Joined;
-  }
+  Into = std::move(Joined);
 }
 
 /// True for a parameter through which the callee can write the caller's

@@ -15,6 +15,7 @@
 
 #include "core/AnalysisContext.h"
 #include "core/Dependence.h"
+#include "core/DivergenceState.h"
 #include "core/FreshAllocations.h"
 #include "core/PublishedValues.h"
 #include "llvm/ADT/DenseMap.h"
@@ -40,12 +41,6 @@ class Stmt;
 namespace ddp {
 
 class FailurePaths;
-
-/// Rank dependence of the variables at one program point. A declaration
-/// mapped to an empty Dep is known to be uniform there; one that is absent
-/// falls back to what the translation unit knows of it (and a parameter to
-/// its placeholder).
-using DivergenceState = llvm::DenseMap<const clang::ValueDecl *, Dep>;
 
 /// A rank-dependent (or conditionally rank-dependent) branch that controls a
 /// block: the block is in the region between the branch and its join.
