@@ -25,6 +25,7 @@
 #include "TUParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -182,6 +183,8 @@ struct Unit {
   bool WasParsed = false;
   /// The preamble it was parsed against, for a later round's parse.
   const Preamble *Against = nullptr;
+  /// How long its last parse and analysis took, in seconds.
+  double LastSeconds = 0;
 };
 
 /// How phase 1 went: the memory the parsed TUs kept for later rounds hold.
@@ -432,6 +435,7 @@ void summarize(std::vector<Unit> &Units, const std::vector<size_t> &Which,
     }
     auto ParseEnd = std::chrono::steady_clock::now();
     U.Summary = Parsed->summarize(U.Options, U.Imports);
+    U.LastSeconds = secondsSince(Start);
     size_t Bytes = Parsed->error().empty() ? Parsed->memoryBytes() : 0;
     if (Verbose)
       Progress.print(fmt::format(
@@ -494,19 +498,31 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
   };
   for (unsigned Round = 0; Round < 8 && !Which.empty(); ++Round) {
     summarize(Units, Which, Round, Cache, Workers, Progress, State);
+    // Every TU's imports, found in parallel (the summaries are lent to
+    // All meanwhile).
     std::vector<TUSummary> All;
-    for (const Unit &U : Units)
-      All.push_back(U.Summary);
+    for (Unit &U : Units)
+      All.push_back(std::move(U.Summary));
+    std::vector<std::vector<FactRecord>> Wanted(Units.size());
+    parallelFor(Units.size(), Workers, [&](size_t I) {
+      if (All[I].Error.empty())
+        Wanted[I] = importsFor(All[I], All);
+    });
+    for (size_t I = 0; I < Units.size(); ++I)
+      Units[I].Summary = std::move(All[I]);
     Which.clear();
     for (size_t I = 0; I < Units.size(); ++I) {
-      if (!Units[I].Summary.Error.empty())
+      if (!Units[I].Summary.Error.empty() ||
+          Ids(Wanted[I]) == Ids(Units[I].Imports))
         continue;
-      std::vector<FactRecord> Wanted = importsFor(Units[I].Summary, All);
-      if (Ids(Wanted) == Ids(Units[I].Imports))
-        continue;
-      Units[I].Imports = std::move(Wanted);
+      Units[I].Imports = std::move(Wanted[I]);
       Which.push_back(I);
     }
+    // The longest first, as they took last time: a long TU started last
+    // would leave the other workers idle at the end of the round.
+    llvm::stable_sort(Which, [&](size_t A, size_t B) {
+      return Units[A].LastSeconds > Units[B].LastSeconds;
+    });
   }
   for (Unit &U : Units)
     U.Parsed.reset();
