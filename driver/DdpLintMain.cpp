@@ -524,8 +524,9 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
       return Units[A].LastSeconds > Units[B].LastSeconds;
     });
   }
-  for (Unit &U : Units)
-    U.Parsed.reset();
+  // Freed on every worker: the kept ASTs and analyses can be gigabytes.
+  parallelFor(Units.size(), Workers,
+              [&](size_t I) { Units[I].Parsed.reset(); });
   Progress.clear();
 }
 
