@@ -2379,10 +2379,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   // was found to merge there. The others would give what they gave, so
   // each pass ends with the states a full pass would. The last pass, which
   // changes nothing, is a full one: it records the result (every return,
-  // with what is known of publishing branches by then). A full pass after
-  // which no block waits is such a pass too: every block was transferred
-  // from its predecessors' final states (a function without loops needs
-  // only its first pass).
+  // with what is known of publishing branches by then).
   std::vector<char> Pending(Out.size(), true);
   size_t MergesKnown = 0;
   bool Full = true;
@@ -2445,7 +2442,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
           Pending[Entry.first->getBlockID()] = true;
       }
     }
-    if (Full && (!Changed || llvm::none_of(Pending, [](char P) { return P; })))
+    if (!Changed && Full)
       break;
     Full = !Changed;
   }
