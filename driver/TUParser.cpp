@@ -63,17 +63,6 @@ public:
 
 ParsedTU::ParsedTU() = default;
 ParsedTU::ParsedTU(ParsedTU &&) = default;
-ParsedTU &ParsedTU::operator=(ParsedTU &&Other) {
-  // The analysis refers to the AST: it goes first.
-  Analysis = std::move(Other.Analysis);
-  AST = std::move(Other.AST);
-  Dependencies = std::move(Other.Dependencies);
-  Error = std::move(Other.Error);
-  CompileErrors = Other.CompileErrors;
-  FirstError = std::move(Other.FirstError);
-  FirstErrorAt = std::move(Other.FirstErrorAt);
-  return *this;
-}
 ParsedTU::~ParsedTU() = default;
 
 ParsedTU ParsedTU::parse(const tooling::CompileCommand &Command,

@@ -30,7 +30,7 @@ public:
   static ParsedTU parse(const clang::tooling::CompileCommand &Command,
                         const Preamble *Against = nullptr);
   ParsedTU(ParsedTU &&);
-  ParsedTU &operator=(ParsedTU &&);
+  ParsedTU &operator=(ParsedTU &&) = delete;
   ~ParsedTU();
 
   const std::string &error() const { return Error; }
@@ -48,6 +48,7 @@ public:
 private:
   ParsedTU();
   std::unique_ptr<clang::ASTUnit> AST;
+  /// Refers to the AST: declared after it, so that it is destroyed first.
   std::unique_ptr<TUAnalysis> Analysis;
   std::vector<Dependency> Dependencies;
   std::string Error;

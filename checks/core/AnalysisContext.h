@@ -93,16 +93,8 @@ public:
   const DepSummary *summary(const clang::FunctionDecl *FD) const;
   /// Joins \p S into \p FD's summary (summaries only grow).
   void mergeSummary(const clang::FunctionDecl *FD, const DepSummary &S) {
-    auto [It, New] = Summaries.try_emplace(canonical(FD), S);
-    if (New) {
-      changed(key(About::Summary, canonical(FD)));
-      return;
-    }
-    DepSummary Joined = join(It->second, S);
-    if (Joined != It->second) {
-      It->second = std::move(Joined);
-      changed(key(About::Summary, canonical(FD)));
-    }
+    auto It = Summaries.find(canonical(FD));
+    replaceSummary(FD, It == Summaries.end() ? S : join(It->second, S));
   }
   /// Replaces \p FD's summary with \p S, which depends on at least what it
   /// replaces (a function of another TU, as the driver learns more of it).
