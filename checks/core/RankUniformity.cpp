@@ -7,6 +7,7 @@
 #include "core/DataLoading.h"
 #include "core/FailurePaths.h"
 #include "core/FreshAllocations.h"
+#include "core/LoopBody.h"
 #include "core/PublishedValues.h"
 #include "core/TensorLists.h"
 #include "clang/AST/ASTContext.h"
@@ -89,6 +90,23 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
     }
     if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
       E = MTE->getSubExpr();
+      continue;
+    }
+    // A pointer into the same block: `(char *)buf` and `buf + offset`, as a
+    // helper that sends a buffer in chunks passes it.
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      if (!Cast->getType()->isPointerType() ||
+          !Cast->getSubExpr()->getType()->isPointerType())
+        return nullptr;
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Offset = dyn_cast<BinaryOperator>(E)) {
+      if (!Offset->isAdditiveOp() || !Offset->getType()->isPointerType())
+        return nullptr;
+      Exact = false;
+      E = Offset->getLHS()->getType()->isPointerType() ? Offset->getLHS()
+                                                       : Offset->getRHS();
       continue;
     }
     // v[0] and *p on class types (std::vector<at::Tensor>, iterators).
@@ -2470,10 +2488,20 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       if (!isOutParameter(Param))
         continue;
       auto It = AtExit.find(Param);
-      if (It == AtExit.end())
+      bool Held = It != AtExit.end();
+      if (Held && isSynced(It->second)) {
+        Summary.Writes.push_back({I, Synced});
         continue;
-      bool Success = !isSynced(It->second) && syncedOnSuccess(Param);
-      Summary.Writes.push_back({I, Success ? Synced : It->second});
+      }
+      // Never written with anything the rank decides, and sent in chunks.
+      if ((!Held || !It->second.divergent()) && syncedByUniformLoop(Param)) {
+        Summary.Writes.push_back({I, Synced});
+        continue;
+      }
+      if (!Held)
+        continue;
+      Summary.Writes.push_back(
+          {I, syncedOnSuccess(Param) ? Synced : It->second});
     }
     // Only what names one location: a global, or the field of a class's
     // only object (a field of many objects is written for one of them).
@@ -2508,6 +2536,49 @@ static std::optional<int64_t> returnedStatus(const CFGBlock *B,
     return Result.Val.getInt().getExtValue();
   }
   return std::nullopt;
+}
+
+/// The collectives \p S runs every time it runs: not those under a
+/// condition, in a nested loop or in a lambda.
+static void unconditionalCalls(const Stmt *S,
+                               llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<IfStmt>(S) || isa<SwitchStmt>(S) || loopBody(S) ||
+      isa<AbstractConditionalOperator>(S) || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Logical = dyn_cast<BinaryOperator>(S))
+    if (Logical->isLogicalOp()) {
+      unconditionalCalls(Logical->getLHS(), Out);
+      return;
+    }
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Out.push_back(Call);
+  for (const Stmt *Child : S->children())
+    unconditionalCalls(Child, Out);
+}
+
+bool RankUniformity::syncedByUniformLoop(const ParmVarDecl *Param) const {
+  // `while (remaining > 0) { MPI_Bcast((char *)buf + offset, n, ...); ... }`:
+  // every iteration sends the next chunk, and a loop that runs alike on
+  // every rank sends them all; it runs no iteration only when there is
+  // nothing to send.
+  for (const CFGBlock *B : RPO) {
+    const Stmt *Loop = B->getTerminatorStmt();
+    const Stmt *Body = loopBody(Loop);
+    if (!Body || Branches.lookup(B).divergent())
+      continue;
+    llvm::SmallVector<const CallExpr *, 4> Calls;
+    unconditionalCalls(Body, Calls);
+    for (const CallExpr *Call : Calls) {
+      const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
+      if (!Entry || !isCollectiveRole(Entry->Role) || Entry->Arg < 0 ||
+          static_cast<unsigned>(Entry->Arg) >= Call->getNumArgs())
+        continue;
+      bool Exact;
+      if (targetDecl(Call->getArg(Entry->Arg), Exact) == Param)
+        return true;
+    }
+  }
+  return false;
 }
 
 bool RankUniformity::syncedOnSuccess(const ParmVarDecl *Param) const {

@@ -148,6 +148,9 @@ private:
   /// and every other path returns another: the caller learns of the paths
   /// that did not synchronise it.
   bool syncedOnSuccess(const clang::ParmVarDecl *Param) const;
+  /// Whether a collective writes \p Param on every iteration of a loop
+  /// that runs alike on every rank (a helper that sends a buffer in chunks).
+  bool syncedByUniformLoop(const clang::ParmVarDecl *Param) const;
 
   /// At the join \p Join: what the regions of \p Branches assigned is
   /// divergent, unless the root of a broadcast published it.
