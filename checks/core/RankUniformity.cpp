@@ -94,9 +94,13 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
     }
     // A pointer into the same block: `(char *)buf` and `buf + offset`, as a
     // helper that sends a buffer in chunks passes it.
+    // Not into an opaque handle: `(MPI_Datatype)&ompi_mpi_char` names a
+    // library's constant, not a buffer.
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
       if (!Cast->getType()->isPointerType() ||
-          !Cast->getSubExpr()->getType()->isPointerType())
+          !Cast->getSubExpr()->getType()->isPointerType() ||
+          (!Cast->getType()->isVoidPointerType() &&
+           Cast->getType()->getPointeeType()->isIncompleteType()))
         return nullptr;
       E = Cast->getSubExpr();
       continue;
@@ -2087,6 +2091,24 @@ void RankUniformity::collectAliases(const VarDecl *Container, const Stmt *S) {
     collectAliases(Container, Child);
 }
 
+/// Whether a library function given \p T to write writes data the caller
+/// reads back: numbers, characters, an untyped buffer, a string or a
+/// sequence of them; not a handle such as a FILE or a stream, whose state
+/// the call changes without the caller reading it.
+static bool isPlainData(QualType T) {
+  if (T.isNull() || T.isConstQualified())
+    return false;
+  if (T->isVoidType() || T->isArithmeticType() || T->isEnumeralType() ||
+      T->isPointerType())
+    return true;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  llvm::StringRef Name = RD->getName();
+  return Name == "vector" || Name == "array" || Name == "deque" ||
+         Name == "basic_string" || Name == "valarray";
+}
+
 void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
                      llvm::function_ref<void(const ValueDecl *, bool)> Fn) {
   bool Exact;
@@ -2144,6 +2166,27 @@ void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
   else if (Dispatch D = dispatchOf(Call, Ctx); D.Summary) {
     Summary = D.Summary;
     Def = D.Method;
+  }
+  // A library function writes what it is given to write to: `fscanf(f,
+  // "%d", &steps)`, `fread(buf, ...)`, `std::getline(in, line)` under
+  // `if (rank == 0)` leave the others' values as they were.
+  if (!Summary && !isa<CXXOperatorCallExpr>(Call) &&
+      Ctx.isLibraryDecl(Callee)) {
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
+      if (I >= Callee->getNumParams()) {
+        // A variadic argument is an output only as an address (scanf).
+        const auto *Addr = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+        if (Addr && Addr->getOpcode() == UO_AddrOf)
+          Emit(Addr->getSubExpr());
+        continue;
+      }
+      QualType T = Callee->getParamDecl(I)->getType();
+      if ((T->isPointerType() || T->isReferenceType()) &&
+          isPlainData(T->getPointeeType()))
+        Emit(Arg);
+    }
+    return;
   }
   if (Summary) {
     auto Args = parameterArgs(Call, Def);
@@ -2382,6 +2425,7 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Calls.clear();
   Escapes.clear();
   collectAssigned(Control);
+  collectChunkedLoops();
   Publishing.clear();
   MergesAt.clear();
   MergeCount = 0;
@@ -2441,6 +2485,14 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       auto Joined = Joins.find(B);
       if (Joined != Joins.end())
         applyJoins(State, B, Joined->second);
+      // After a loop every rank ran alike, what it sent in chunks.
+      if (auto Chunked = ChunkedExits.find(B); Chunked != ChunkedExits.end()) {
+        const CFGBlock *Test = Chunked->second.Test;
+        Evaluator TestEval(Ctx, FD, Out[Test->getBlockID()], Fallbacks);
+        if (!TestEval.eval(branchCondition(Test)).divergent())
+          for (const VarDecl *Buffer : Chunked->second.Buffers)
+            State[Buffer] = Synced;
+      }
       Transfer T(Ctx, FD, State,
                  Controlled == Control.end() ? nullptr : &Controlled->second,
                  Aliases, Fallbacks, Rec);
@@ -2488,20 +2540,10 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
       if (!isOutParameter(Param))
         continue;
       auto It = AtExit.find(Param);
-      bool Held = It != AtExit.end();
-      if (Held && isSynced(It->second)) {
-        Summary.Writes.push_back({I, Synced});
+      if (It == AtExit.end())
         continue;
-      }
-      // Never written with anything the rank decides, and sent in chunks.
-      if ((!Held || !It->second.divergent()) && syncedByUniformLoop(Param)) {
-        Summary.Writes.push_back({I, Synced});
-        continue;
-      }
-      if (!Held)
-        continue;
-      Summary.Writes.push_back(
-          {I, syncedOnSuccess(Param) ? Synced : It->second});
+      bool Success = !isSynced(It->second) && syncedOnSuccess(Param);
+      Summary.Writes.push_back({I, Success ? Synced : It->second});
     }
     // Only what names one location: a global, or the field of a class's
     // only object (a field of many objects is written for one of them).
@@ -2556,29 +2598,36 @@ static void unconditionalCalls(const Stmt *S,
     unconditionalCalls(Child, Out);
 }
 
-bool RankUniformity::syncedByUniformLoop(const ParmVarDecl *Param) const {
+void RankUniformity::collectChunkedLoops() {
   // `while (remaining > 0) { MPI_Bcast((char *)buf + offset, n, ...); ... }`:
   // every iteration sends the next chunk, and a loop that runs alike on
   // every rank sends them all; it runs no iteration only when there is
-  // nothing to send.
-  for (const CFGBlock *B : RPO) {
-    const Stmt *Loop = B->getTerminatorStmt();
-    const Stmt *Body = loopBody(Loop);
-    if (!Body || Branches.lookup(B).divergent())
+  // nothing to send. Only a loop left by its test alone (no break).
+  ChunkedExits.clear();
+  for (const CFGBlock *Test : RPO) {
+    const Stmt *Body = loopBody(Test->getTerminatorStmt());
+    if (!Body || Test->succ_size() != 2 || !branchCondition(Test))
+      continue;
+    const CFGBlock *After = *(Test->succ_begin() + 1);
+    if (!After || After->pred_size() != 1)
       continue;
     llvm::SmallVector<const CallExpr *, 4> Calls;
     unconditionalCalls(Body, Calls);
+    ChunkedLoop Loop{Test, {}};
     for (const CallExpr *Call : Calls) {
       const CatalogueEntry *Entry = Ctx.Catalogue.classify(Call);
       if (!Entry || !isCollectiveRole(Entry->Role) || Entry->Arg < 0 ||
           static_cast<unsigned>(Entry->Arg) >= Call->getNumArgs())
         continue;
       bool Exact;
-      if (targetDecl(Call->getArg(Entry->Arg), Exact) == Param)
-        return true;
+      const auto *Buffer = dyn_cast_or_null<VarDecl>(
+          targetDecl(Call->getArg(Entry->Arg), Exact));
+      if (Buffer && !llvm::is_contained(Loop.Buffers, Buffer))
+        Loop.Buffers.push_back(Buffer);
     }
+    if (!Loop.Buffers.empty())
+      ChunkedExits[After] = std::move(Loop);
   }
-  return false;
 }
 
 bool RankUniformity::syncedOnSuccess(const ParmVarDecl *Param) const {

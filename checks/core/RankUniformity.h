@@ -148,9 +148,9 @@ private:
   /// and every other path returns another: the caller learns of the paths
   /// that did not synchronise it.
   bool syncedOnSuccess(const clang::ParmVarDecl *Param) const;
-  /// Whether a collective writes \p Param on every iteration of a loop
-  /// that runs alike on every rank (a helper that sends a buffer in chunks).
-  bool syncedByUniformLoop(const clang::ParmVarDecl *Param) const;
+  /// Finds the loops whose every iteration has a collective write a
+  /// variable (a buffer sent in chunks), for ChunkedExits.
+  void collectChunkedLoops();
 
   /// At the join \p Join: what the regions of \p Branches assigned is
   /// divergent, unless the root of a broadcast published it.
@@ -190,6 +190,14 @@ private:
   /// The block that declares each local variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
   llvm::DenseMap<const clang::CFGBlock *, Dep> Branches;
+  /// A loop that sends buffers in chunks: its test, and the variables a
+  /// collective writes on every iteration. Keyed by the block the test
+  /// leaves to, where those are synchronised if the test is uniform.
+  struct ChunkedLoop {
+    const clang::CFGBlock *Test;
+    llvm::SmallVector<const clang::VarDecl *, 2> Buffers;
+  };
+  llvm::DenseMap<const clang::CFGBlock *, ChunkedLoop> ChunkedExits;
   DepSummary Summary;
   llvm::MapVector<const clang::Expr *, CallRecord> Calls;
   llvm::MapVector<const clang::ValueDecl *, Dep> Escapes;

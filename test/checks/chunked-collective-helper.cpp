@@ -9,12 +9,16 @@
 // iteration of a loop that runs alike on every rank broadcasts the next
 // chunk, so the helper leaves its buffer the same on every rank, as one
 // MPI_Bcast would: a count rank 0 computed and broadcast through it bounds
-// a loop of collectives that every rank runs alike. Twins, reported: a
-// helper that sends the chunks point to point (only the receiver learns the
-// count), and one whose chunk loop runs only on the root.
+// a loop of collectives that every rank runs alike. The same holds for the
+// loop written out where the buffer is used. Twins, reported: a helper that
+// sends the chunks point to point (only the receiver learns the count), one
+// whose chunk loop runs only on the root, and a loop that broadcasts a chunk
+// only under a further condition.
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <mpi.h>
 #include <vector>
@@ -95,3 +99,47 @@ void bcastItemsFromRoot(std::vector<double> &items, MPI_Comm comm) {
 }
 // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < numItems' depends on the rank [ddp-rank-gated-barrier]
 // LINT: chunked-collective-helper.cpp:[[@LINE-4]]:34: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
+
+// Rank 0 reads the settings, every rank receives them in chunks, and the
+// step count parsed from them is the same everywhere.
+void runSettings(const char *path, MPI_Comm comm) {
+  char text[64] = {0};
+  if (rank == 0)
+    if (FILE *f = fopen(path, "r")) {
+      fread(text, 1, sizeof text - 1, f);
+      fclose(f);
+    }
+  size_t remaining = sizeof text, offset = 0;
+  while (remaining > 0) {
+    int n = (int)std::min(remaining, (size_t)16);
+    MPI_Bcast(text + offset, n, MPI_CHAR, 0, comm);
+    offset += (size_t)n;
+    remaining -= (size_t)n;
+  }
+  int steps = std::atoi(text);
+  for (int i = 0; i < steps; ++i)
+    MPI_Barrier(comm);
+}
+
+// Only the chunks after the first are sent: the first holds the count.
+void runSettingsHead(const char *path, MPI_Comm comm) {
+  char text[64] = {0};
+  if (rank == 0)
+    if (FILE *f = fopen(path, "r")) {
+      fread(text, 1, sizeof text - 1, f);
+      fclose(f);
+    }
+  size_t remaining = sizeof text, offset = 0;
+  while (remaining > 0) {
+    int n = (int)std::min(remaining, (size_t)16);
+    if (offset > 0)
+      MPI_Bcast(text + offset, n, MPI_CHAR, 0, comm);
+    offset += (size_t)n;
+    remaining -= (size_t)n;
+  }
+  int steps = std::atoi(text);
+  for (int i = 0; i < steps; ++i)
+    MPI_Barrier(comm);
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' is called a rank-dependent number of times: the loop condition 'i < steps' depends on the rank [ddp-rank-gated-barrier]
+// LINT: chunked-collective-helper.cpp:[[@LINE-4]]:19: warning: the number of 'MPI_Barrier' calls depends on the rank [ddp-rank-dependent-loop]
