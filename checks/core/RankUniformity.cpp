@@ -1544,6 +1544,13 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
       synchronise(Target); // A helper that broadcasts its argument.
       continue;
     }
+    // Left as the caller passed it (by a path or an override that does not
+    // write it): what the caller's variable held, length included.
+    const Origin *Input = Written.Why;
+    bool LeftAlone = Input && Input->Input && !Input->EnvInput &&
+                     !Written.EnvKeys &&
+                     Input->Input->getFunctionScopeIndex() == Index &&
+                     Written.Params == inputBit(Index);
     Dep Now = Eval.instantiate(Written, Call, Def, Args);
     if (!Now.any()) {
       if (Exact)
@@ -1558,6 +1565,10 @@ void Transfer::callBody(const Expr *Call, const FunctionDecl *Def,
               declName(Target), Def->getNameAsString());
         },
         Now.Why, false, Now.Why->ExactRank);
+    if (LeftAlone)
+      if (Dep Held = Eval.declDivergence(Target);
+          Held.Why && Held.Why->ElementsOnly)
+        const_cast<Origin *>(Why)->ElementsOnly = true;
     store(Target, Now.explainedBy(Why));
   }
   // What the callee leaves in fields and globals is what they hold now; one
@@ -2182,8 +2193,9 @@ void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
         continue;
       }
       QualType T = Callee->getParamDecl(I)->getType();
+      // Not what a variadic template forwards (`std::format("{}", n)`).
       if ((T->isPointerType() || T->isReferenceType()) &&
-          isPlainData(T->getPointeeType()))
+          isPlainData(T->getPointeeType()) && !isForwardingParameter(Callee, I))
         Emit(Arg);
     }
     return;
