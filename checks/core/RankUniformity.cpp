@@ -139,6 +139,15 @@ const ValueDecl *targetDecl(const Expr *E, bool &Exact) {
   return nullptr;
 }
 
+/// std::vector, std::array, std::deque, std::basic_string, std::valarray.
+static bool isStdSequence(const CXXRecordDecl *RD) {
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  llvm::StringRef Name = RD->getName();
+  return Name == "vector" || Name == "array" || Name == "deque" ||
+         Name == "basic_string" || Name == "valarray";
+}
+
 /// Whether \p LHS is an element of a sequence container (`v[i]`,
 /// `v.at(i)` on a std::vector, std::array, std::deque or string): writing
 /// it leaves the container's length alone. (`m[k]` on a map inserts.)
@@ -157,13 +166,8 @@ bool isSequenceElement(const Expr *LHS) {
   }
   if (!Container)
     return false;
-  const auto *RD =
-      Container->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  llvm::StringRef Name = RD->getName();
-  return Name == "vector" || Name == "array" || Name == "deque" ||
-         Name == "basic_string" || Name == "valarray";
+  return isStdSequence(
+      Container->getType().getNonReferenceType()->getAsCXXRecordDecl());
 }
 
 /// The variable a buffer expression is part of: `info` for `info[8]`,
@@ -2068,6 +2072,7 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
           collectOutputBinding(MCE);
       }
   Visited.assign(Cfg.getNumBlockIDs(), false);
+  collectChunkedLoops();
 }
 
 void RankUniformity::collectOutputBinding(const CXXMemberCallExpr *Call) {
@@ -2112,12 +2117,7 @@ static bool isPlainData(QualType T) {
   if (T->isVoidType() || T->isArithmeticType() || T->isEnumeralType() ||
       T->isPointerType())
     return true;
-  const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  llvm::StringRef Name = RD->getName();
-  return Name == "vector" || Name == "array" || Name == "deque" ||
-         Name == "basic_string" || Name == "valarray";
+  return isStdSequence(T->getAsCXXRecordDecl());
 }
 
 void forEachAssigned(const Stmt *S, AnalysisContext &Ctx,
@@ -2437,7 +2437,6 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
   Calls.clear();
   Escapes.clear();
   collectAssigned(Control);
-  collectChunkedLoops();
   Publishing.clear();
   MergesAt.clear();
   MergeCount = 0;
@@ -2615,7 +2614,6 @@ void RankUniformity::collectChunkedLoops() {
   // every iteration sends the next chunk, and a loop that runs alike on
   // every rank sends them all; it runs no iteration only when there is
   // nothing to send. Only a loop left by its test alone (no break).
-  ChunkedExits.clear();
   for (const CFGBlock *Test : RPO) {
     const Stmt *Body = loopBody(Test->getTerminatorStmt());
     if (!Body || Test->succ_size() != 2 || !branchCondition(Test))
