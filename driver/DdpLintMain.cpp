@@ -504,9 +504,10 @@ void runPhase1(std::vector<Unit> &Units, const SummaryCache &Cache,
     for (Unit &U : Units)
       All.push_back(std::move(U.Summary));
     std::vector<std::vector<FactRecord>> Wanted(Units.size());
+    ExportIndex Exports(All);
     parallelFor(Units.size(), Workers, [&](size_t I) {
       if (All[I].Error.empty())
-        Wanted[I] = importsFor(All[I], All);
+        Wanted[I] = importsFor(I, All, Exports);
     });
     for (size_t I = 0; I < Units.size(); ++I)
       Units[I].Summary = std::move(All[I]);

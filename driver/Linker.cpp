@@ -681,8 +681,38 @@ struct DispatchIndex {
   }
 };
 
-std::vector<FactRecord> importsFor(const TUSummary &TU,
-                                   const std::vector<TUSummary> &All) {
+ExportIndex::ExportIndex(const std::vector<TUSummary> &All) {
+  for (unsigned I = 0; I < All.size(); ++I) {
+    const TUSummary &TU = All[I];
+    HasMain.push_back(definesMain(TU));
+    for (const std::string &K : TU.Defines) {
+      auto &List = DefinedIn[K];
+      if (List.empty() || List.back() != I)
+        List.push_back(I);
+    }
+    for (const FactRecord &F : TU.Exports) {
+      if (F.K != FactRecord::Kind::Summary) {
+        Passed[F.Key].push_back({I, &F});
+        continue;
+      }
+      auto &List = Summaries[F.Key];
+      if (!List.empty() && List.back().TU == I)
+        List.back().Fact = &F;
+      else
+        List.push_back({I, &F});
+    }
+  }
+}
+
+bool ExportIndex::defines(unsigned TU, llvm::StringRef Key) const {
+  auto It = DefinedIn.find(Key);
+  return It != DefinedIn.end() && llvm::is_contained(It->second, TU);
+}
+
+std::vector<FactRecord> importsFor(size_t Index,
+                                   const std::vector<TUSummary> &All,
+                                   const ExportIndex &Exports) {
+  const TUSummary &TU = All[Index];
   llvm::StringSet<> Defines, Calls;
   for (const std::string &K : TU.Defines)
     Defines.insert(K);
@@ -699,26 +729,23 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
   // rank-dependent arguments or rank variables' names.
   // (Only calls that link to this TU's definition: not from another
   // program's `main` file, nor from a TU with a definition of its own.)
-  const bool TUDefinesMain = definesMain(TU);
-  for (const TUSummary &Other : All) {
-    if (&Other == &TU)
+  // Of facts with one id, the first in All's order is kept.
+  const bool TUDefinesMain = Exports.HasMain[Index];
+  std::vector<std::pair<unsigned, const FactRecord *>> Passed;
+  for (const auto &Entry : Defines) {
+    auto It = Exports.Passed.find(Entry.getKey());
+    if (It == Exports.Passed.end())
       continue;
-    llvm::SmallVector<const FactRecord *, 8> Passed;
-    for (const FactRecord &F : Other.Exports)
-      if (F.K != FactRecord::Kind::Summary && Defines.contains(F.Key))
-        Passed.push_back(&F);
-    if (Passed.empty() || (TUDefinesMain && definesMain(Other)))
-      continue;
-    llvm::StringSet<> OtherDefines;
-    for (const FactRecord *F : Passed)
-      OtherDefines.insert(F->Key);
-    for (const std::string &K : Other.Defines)
-      if (OtherDefines.contains(K))
-        OtherDefines.erase(K);
-    for (const FactRecord *F : Passed)
-      if (OtherDefines.contains(F->Key))
-        Add(*F);
+    for (const ExportIndex::Export &E : It->second)
+      if (E.TU != Index && !(TUDefinesMain && Exports.HasMain[E.TU]) &&
+          !Exports.defines(E.TU, E.Fact->Key))
+        Passed.push_back({E.TU, E.Fact});
   }
+  llvm::sort(Passed, [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first < B.first : A.second < B.second;
+  });
+  for (const auto &[Other, F] : Passed)
+    Add(*F);
   // The summaries of the functions it calls elsewhere, from the first TU
   // that defines each (as the link resolves the calls). A function defined
   // there without a summary returns and writes nothing rank-dependent: that
@@ -731,27 +758,30 @@ std::vector<FactRecord> importsFor(const TUSummary &TU,
     if (Id.consume_front("s:"))
       Guessed.insert(Id.rsplit(':').first);
   llvm::StringSet<> Found;
-  for (const TUSummary &Other : All) {
-    if (&Other == &TU || !Other.Error.empty() ||
-        (TUDefinesMain && definesMain(Other)))
+  for (const auto &Entry : Calls) {
+    llvm::StringRef K = Entry.getKey();
+    auto Definers = Exports.DefinedIn.find(K);
+    if (Definers == Exports.DefinedIn.end())
       continue;
-    llvm::StringMap<const FactRecord *> Summaries;
-    for (const FactRecord &F : Other.Exports)
-      if (F.K == FactRecord::Kind::Summary)
-        Summaries[F.Key] = &F;
-    for (const std::string &K : Other.Defines) {
-      if (!Calls.contains(K) || !Found.insert(K).second)
+    for (unsigned Other : Definers->second) {
+      if (Other == Index || !All[Other].Error.empty() ||
+          (TUDefinesMain && Exports.HasMain[Other]))
         continue;
-      if (const FactRecord *F = Summaries.lookup(K)) {
+      Found.insert(K);
+      const FactRecord *F = nullptr;
+      if (auto S = Exports.Summaries.find(K); S != Exports.Summaries.end())
+        for (const ExportIndex::Export &E : S->second)
+          if (E.TU == Other)
+            F = E.Fact;
+      if (F) {
         Add(*F);
-        continue;
+      } else if (Guessed.contains(K)) {
+        FactRecord Empty;
+        Empty.K = FactRecord::Kind::Summary;
+        Empty.Key = K.str();
+        Add(Empty);
       }
-      if (!Guessed.contains(K))
-        continue;
-      FactRecord Empty;
-      Empty.K = FactRecord::Kind::Summary;
-      Empty.Key = K;
-      Add(Empty);
+      break;
     }
   }
   // A virtual method no TU defines (a pure one) runs one of its overrides:

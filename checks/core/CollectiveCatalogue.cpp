@@ -45,6 +45,7 @@ void CollectiveCatalogue::add(llvm::StringRef Pattern, CallRole Role,
   C.NameText = std::make_shared<const std::string>(Name.str());
   C.QualifierGlob = compileGlob(*C.QualifierText);
   C.NameGlob = compileGlob(*C.NameText);
+  Classified.clear();
   unsigned Index = Entries.size();
   bool NameIsGlob = C.NameGlob.has_value();
   Entries.push_back(std::move(C));
@@ -110,16 +111,20 @@ const CatalogueEntry *
 CollectiveCatalogue::classify(const FunctionDecl *FD) const {
   if (!FD)
     return nullptr;
+  auto [It, Inserted] = Classified.try_emplace(FD, -1);
+  if (Inserted)
+    It->second = match(FD);
+  return It->second < 0 ? nullptr : &Entries[It->second].Entry;
+}
+
+int CollectiveCatalogue::match(const FunctionDecl *FD) const {
   llvm::StringRef Name = callableName(FD);
   if (Name.empty())
-    return nullptr;
-  const Compiled *Best = nullptr;
-  unsigned BestIndex = 0;
+    return -1;
+  int Best = -1;
   auto Consider = [&](unsigned Index) {
-    if ((!Best || Index > BestIndex) && matches(Entries[Index], FD)) {
-      Best = &Entries[Index];
-      BestIndex = Index;
-    }
+    if (static_cast<int>(Index) > Best && matches(Entries[Index], FD))
+      Best = Index;
   };
   auto It = ByName.find(Name);
   if (It != ByName.end())
@@ -127,7 +132,7 @@ CollectiveCatalogue::classify(const FunctionDecl *FD) const {
       Consider(Index);
   for (unsigned Index : Globbed)
     Consider(Index);
-  return Best ? &Best->Entry : nullptr;
+  return Best;
 }
 
 const CatalogueEntry *CollectiveCatalogue::classify(const CallExpr *Call) const {

@@ -10,6 +10,7 @@
 #ifndef DDP_CORE_COLLECTIVECATALOGUE_H
 #define DDP_CORE_COLLECTIVECATALOGUE_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -96,7 +97,8 @@ public:
   /// end in "@N" to name its argument (e.g. "my_get_rank@0").
   void addList(llvm::StringRef Patterns, CallRole Role);
 
-  /// The entry that describes a call to \p Callee, or null.
+  /// The entry that describes a call to \p Callee, or null. Memoised per
+  /// declaration: a catalogue classifies the declarations of one AST.
   const CatalogueEntry *classify(const clang::FunctionDecl *Callee) const;
   const CatalogueEntry *classify(const clang::CallExpr *Call) const;
   /// True if some entry named \p Name (its last component) communicates:
@@ -119,12 +121,17 @@ private:
     std::optional<llvm::GlobPattern> NameGlob;
   };
   bool matches(const Compiled &C, const clang::FunctionDecl *FD) const;
+  /// The index of the newest entry that matches \p FD, or -1.
+  int match(const clang::FunctionDecl *FD) const;
 
   std::vector<Compiled> Entries;
   /// Index of exact final names ("allreduce") to entries, newest last.
   llvm::StringMap<llvm::SmallVector<unsigned, 2>> ByName;
   /// Entries whose final name is a glob.
   llvm::SmallVector<unsigned, 4> Globbed;
+  /// classify's answers: the index of the entry, or -1. An index, not a
+  /// pointer, so that a copy of the catalogue does not point into another.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, int> Classified;
 };
 
 } // namespace ddp
