@@ -23,6 +23,12 @@ constexpr unsigned MaxRenderDepth = 8;
 /// exponential in the depth (a large MPI code's helpers made gigabytes of
 /// text). Past this many, a side ends in "...".
 constexpr size_t MaxRenderedItems = 200;
+/// A side that reads longer than this is shown as the collectives it can
+/// issue (a helper that dispatches through virtual calls and tests of its
+/// own read as thousands of characters of nested choices).
+constexpr size_t MaxSideChars = 320;
+/// Collectives named in such a digest; the rest are counted.
+constexpr size_t MaxDigestOps = 4;
 
 /// A function's body as phase 1 recorded it.
 struct FunctionRef {
@@ -314,6 +320,11 @@ private:
     case NodeRecord::Kind::Op:
       if (!WithLocations)
         return R.Name + (I.Via.empty() ? "" : " via " + llvm::join(I.Via, " > "));
+      if (Issued) {
+        std::string Op = fmt::format("{} ({})", R.Name, Show(R.At));
+        if (!llvm::is_contained(*Issued, Op))
+          Issued->push_back(std::move(Op));
+      }
       return fmt::format("{} ({}{})", R.Name, Show(R.At), Via);
     case NodeRecord::Kind::LoopBack:
       return "back to the loop head";
@@ -407,6 +418,33 @@ private:
     if (Distinct.size() == 1)
       return Distinct.front();
     return "one of {" + llvm::join(Distinct, " | ") + "}";
+  }
+
+  /// A side as shown: \p Items rendered, or, when that is too long to
+  /// read, the distinct collectives it can issue.
+  std::string renderSide(const std::vector<Item> &Items) {
+    std::vector<std::string> Ops;
+    Issued = &Ops;
+    RenderLeft = MaxRenderedItems;
+    std::string Whole = renderAll(Items, true);
+    Issued = nullptr;
+    llvm::StringRef Text = Whole;
+    bool Choice = Text.contains("one of {");
+    // One element reads whole: its length is the calls it is made through.
+    if (Text.size() <= MaxSideChars || Ops.empty() ||
+        (!Choice && !Text.contains(" -> ")))
+      return Whole;
+    std::string Shape = Choice ? "one of many sequences of"
+                               : fmt::format("a sequence of {} elements with",
+                                             Text.count(" -> ") + 1);
+    size_t Shown = std::min(Ops.size(), MaxDigestOps);
+    std::string Out =
+        fmt::format("{} {}", Shape,
+                    llvm::join(llvm::ArrayRef(Ops).take_front(Shown), ", "));
+    if (Ops.size() > Shown)
+      Out += fmt::format(" and {} other collective{}", Ops.size() - Shown,
+                         Ops.size() - Shown == 1 ? "" : "s");
+    return Out;
   }
 
   static std::string label(const BranchRecord &B, unsigned Successor) {
@@ -504,9 +542,7 @@ private:
     }
     std::string Plain = D.Rule + "|" + B.Function + "|" + B.ConditionText;
     for (unsigned I = 0; I < B.Sides.size(); ++I) {
-      RenderLeft = MaxRenderedItems;
-      D.Sides.push_back({label(B, B.Sides[I].Successor),
-                         renderAll(Items[I], true)});
+      D.Sides.push_back({label(B, B.Sides[I].Successor), renderSide(Items[I])});
       RenderLeft = MaxRenderedItems;
       Plain += "|" + renderAll(Items[I], false);
       for (const Item &It : Items[I])
@@ -568,6 +604,8 @@ private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, const SummaryNode *> Memo;
   /// Elements the side being flattened or rendered may still take.
   size_t RenderLeft = MaxRenderedItems;
+  /// Where rendering lists the collectives it shows, once each (renderSide).
+  std::vector<std::string> *Issued = nullptr;
   llvm::StringSet<> ReportedSites;
   bool Final = false;
 };
