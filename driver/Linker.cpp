@@ -624,13 +624,21 @@ std::vector<Diagnostic> link(const std::vector<TUSummary> &TUs,
 static DepRecord joinRecords(const DepRecord &A, const DepRecord &B) {
   if (A.Synced)
     return B;
-  if (B.Synced || A.Divergent)
+  if (B.Synced)
     return A;
-  if (B.Divergent)
-    return B;
-  DepRecord R = A.Params || A.EnvKeys ? A : B;
-  R.Params = A.Params | B.Params;
-  R.EnvKeys = A.EnvKeys | B.EnvKeys;
+  // A container's length depends on the rank if either says so.
+  auto Any = [](const DepRecord &D) {
+    return D.Divergent || D.Params || D.EnvKeys;
+  };
+  bool ElementsOnly =
+      (A.ElementsOnly || !Any(A)) && (B.ElementsOnly || !Any(B));
+  DepRecord R =
+      A.Divergent || (!B.Divergent && (A.Params || A.EnvKeys)) ? A : B;
+  if (!R.Divergent) {
+    R.Params = A.Params | B.Params;
+    R.EnvKeys = A.EnvKeys | B.EnvKeys;
+  }
+  R.ElementsOnly = ElementsOnly && Any(R);
   return R;
 }
 
@@ -642,10 +650,20 @@ struct DispatchIndex {
   llvm::StringSet<> Defined;
   llvm::StringMap<const FactRecord *> Summaries;
 
-  DispatchIndex(const llvm::StringSet<> &Methods, const TUSummary &From,
-                const std::vector<TUSummary> &All) {
+  DispatchIndex(const llvm::StringSet<> &Methods, size_t FromIndex,
+                const std::vector<TUSummary> &All, const ExportIndex &Exports) {
+    const TUSummary &From = All[FromIndex];
+    // Not the overrides of another program (a TU with a `main` of its own,
+    // when this one has one): the link never runs them from here.
+    auto Linkable = [&](size_t I) {
+      return !(Exports.HasMain[FromIndex] && Exports.HasMain[I] &&
+               I != FromIndex);
+    };
     llvm::StringSet<> Wanted;
-    for (const TUSummary &TU : All)
+    for (size_t I = 0; I < All.size(); ++I) {
+      const TUSummary &TU = All[I];
+      if (!Linkable(I))
+        continue;
       for (const OverrideRecord &O : TU.Overrides)
         for (const std::string &Base : O.Overrides)
           if (Methods.contains(Base) &&
@@ -656,10 +674,12 @@ struct DispatchIndex {
             Wanted.insert(O.Key);
             Wanted.insert(Base);
           }
+    }
     if (Wanted.empty())
       return;
-    for (const TUSummary &TU : All) {
-      if (!TU.Error.empty())
+    for (size_t I = 0; I < All.size(); ++I) {
+      const TUSummary &TU = All[I];
+      if (!TU.Error.empty() || !Linkable(I))
         continue;
       for (const std::string &K : TU.Defines)
         if (Wanted.contains(K))
@@ -829,7 +849,7 @@ std::vector<FactRecord> importsFor(size_t Index,
     if (!Found.contains(Entry.getKey()))
       Unfound.insert(Entry.getKey());
   if (!Unfound.empty()) {
-    DispatchIndex Dispatch(Unfound, TU, All);
+    DispatchIndex Dispatch(Unfound, Index, All, Exports);
     for (const auto &Entry : Dispatch.Overriders)
       if (std::optional<FactRecord> F = Dispatch.summary(Entry.getKey()))
         Add(*F);

@@ -190,6 +190,8 @@ static json::Value toJSON(const DepRecord &D) {
     O["root"] = D.Root;
     O["root_env"] = D.RootEnv;
   }
+  if (D.ElementsOnly)
+    O["elements_only"] = true;
   return O;
 }
 
@@ -391,7 +393,8 @@ bool fromJSON(const json::Value &V, DepRecord &D, json::Path P) {
   if (!M || !M.map("why", D.Why) || !M.mapOptional("divergent", D.Divergent) ||
       !M.mapOptional("synced", D.Synced) || !M.mapOptional("params", Params) ||
       !M.mapOptional("env_keys", EnvKeys) || !M.mapOptional("root", Root) ||
-      !M.mapOptional("root_env", D.RootEnv))
+      !M.mapOptional("root_env", D.RootEnv) ||
+      !M.mapOptional("elements_only", D.ElementsOnly))
     return false;
   if (Root < -1 || Root > 1000000) {
     P.field("root").report("expected an input index");

@@ -22,7 +22,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 6;
+inline constexpr unsigned SummaryVersion = 7;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -138,6 +138,9 @@ struct DepRecord {
   std::vector<Step> Why;
   int Root = -1;
   bool RootEnv = false;
+  /// Only a container's elements depend on the rank: its length does not
+  /// (core/Origin.h).
+  bool ElementsOnly = false;
 };
 
 /// How a function's result and what it writes through its parameters

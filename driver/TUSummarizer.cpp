@@ -91,6 +91,7 @@ public:
       return R;
     }
     R.Divergent = D.divergent();
+    R.ElementsOnly = D.any() && D.Why->ElementsOnly;
     if (!R.Divergent) {
       R.Params = D.Params;
       R.EnvKeys = D.EnvKeys;
@@ -247,14 +248,17 @@ public:
 private:
   /// The explanation \p Steps (newest link first) of another TU, ending at
   /// \p Root.
+  /// With \p ElementsOnly, its newest link says only a container's
+  /// elements depend on the rank.
   const Origin *chain(const void *Anchor, const std::vector<Step> &Steps,
-                      const Origin *Root) {
+                      const Origin *Root, bool ElementsOnly = false) {
     const Origin *Cause = Root;
     for (auto It = Steps.rbegin(); It != Steps.rend(); ++It)
       Cause = Ctx.elsewhere(Anchor, &*It,
                             It->At.File + ":" + std::to_string(It->At.Line) +
                                 ":" + std::to_string(It->At.Column),
-                            It->Message, Cause);
+                            It->Message, Cause,
+                            ElementsOnly && It + 1 == Steps.rend());
     return Cause;
   }
 
@@ -262,7 +266,7 @@ private:
     if (R.Synced)
       return Dep(synchronised());
     if (R.Divergent)
-      return Dep(chain(&R, R.Why, nullptr));
+      return Dep(chain(&R, R.Why, nullptr, R.ElementsOnly));
     if (!R.Params && !R.EnvKeys)
       return Dep();
     const Origin *Root = nullptr;
@@ -272,7 +276,7 @@ private:
       Root = Ctx.placeholder(FD->getParamDecl(0), false);
     if (!Root)
       return Dep();
-    return Dep(chain(&R, R.Why, Root), R.Params, R.EnvKeys);
+    return Dep(chain(&R, R.Why, Root, R.ElementsOnly), R.Params, R.EnvKeys);
   }
 
   AnalysisContext &Ctx;
@@ -285,7 +289,7 @@ bool sameShape(const Dep &A, const Dep &B) {
   auto Shape = [](const Dep &D) {
     return std::make_tuple(D.Why != nullptr, D.divergent(),
                            D.Why && D.Why->Synced, D.Why && D.Why->Symbolic,
-                           D.Params, D.EnvKeys);
+                           D.Why && D.Why->ElementsOnly, D.Params, D.EnvKeys);
   };
   return Shape(A) == Shape(B);
 }

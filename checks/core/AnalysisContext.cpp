@@ -43,12 +43,13 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
                                       SourceLocation Loc,
                                       llvm::function_ref<std::string()> Message,
                                       const Origin *Cause, bool FromControl,
-                                      bool ExactRank, bool LocalData) {
+                                      bool ExactRank, bool LocalData,
+                                      bool ElementsOnly) {
   // A link is made once per anchor and key, and apart for a rank source and
   // for a caller's input: the same assignment can be explained either way.
   bool Symbolic = Cause && Cause->Symbolic;
-  auto [It, Inserted] =
-      OriginIndex.try_emplace({Anchor, Key, unsigned(Symbolic)}, nullptr);
+  auto [It, Inserted] = OriginIndex.try_emplace(
+      {Anchor, Key, unsigned(Symbolic) | unsigned(ElementsOnly) << 1}, nullptr);
   if (!Inserted)
     return It->second;
   Origin &New = Origins.emplace_back();
@@ -59,6 +60,7 @@ const Origin *AnalysisContext::origin(const void *Anchor, const void *Key,
   New.ExactRank = ExactRank;
   New.LocalData = LocalData || (Cause && Cause->LocalData);
   New.Symbolic = Symbolic;
+  New.ElementsOnly = ElementsOnly;
   It->second = &New;
   return It->second;
 }
@@ -162,12 +164,12 @@ const DepSummary *RankFacts::summary(const FunctionDecl *FD) const {
 }
 
 const Origin *AnalysisContext::elsewhere(const void *Anchor, const void *Key,
-                                         std::string Where,
-                                         std::string Message,
-                                         const Origin *Cause) {
+                                         std::string Where, std::string Message,
+                                         const Origin *Cause,
+                                         bool ElementsOnly) {
   bool Symbolic = Cause && Cause->Symbolic;
-  auto [It, Inserted] =
-      OriginIndex.try_emplace({Anchor, Key, unsigned(Symbolic)}, nullptr);
+  auto [It, Inserted] = OriginIndex.try_emplace(
+      {Anchor, Key, unsigned(Symbolic) | unsigned(ElementsOnly) << 1}, nullptr);
   if (!Inserted)
     return It->second;
   Origin &New = Origins.emplace_back();
@@ -176,6 +178,7 @@ const Origin *AnalysisContext::elsewhere(const void *Anchor, const void *Key,
   New.Symbolic = Symbolic;
   New.FromControl = Cause && Cause->FromControl;
   New.Elsewhere = std::move(Where);
+  New.ElementsOnly = ElementsOnly;
   It->second = &New;
   return It->second;
 }

@@ -237,12 +237,15 @@ public:
   }
 
   /// An explanation link, created once per (anchor, key) so that repeated
-  /// passes of a fixed-point iteration see the same pointer.
+  /// passes of a fixed-point iteration see the same pointer. One that says
+  /// only a container's elements depend on the rank (\p ElementsOnly) is
+  /// another link: a later pass may find the length rank-dependent too.
   const Origin *origin(const void *Anchor, const void *Key,
                        clang::SourceLocation Loc,
                        llvm::function_ref<std::string()> Message,
                        const Origin *Cause, bool FromControl = false,
-                       bool ExactRank = false, bool LocalData = false);
+                       bool ExactRank = false, bool LocalData = false,
+                       bool ElementsOnly = false);
 
   /// The placeholder for the value of \p P as a caller passes it (with
   /// \p Env: for what getenv returns for the name it holds).
@@ -265,7 +268,7 @@ public:
   /// \p Where ("file:line:column").
   const Origin *elsewhere(const void *Anchor, const void *Key,
                           std::string Where, std::string Message,
-                          const Origin *Cause);
+                          const Origin *Cause, bool ElementsOnly = false);
 
   /// The source text of \p R, on one line, shortened to \p Max characters.
   std::string text(clang::SourceRange R, size_t Max = 48) const;

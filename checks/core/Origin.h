@@ -54,6 +54,9 @@ inline const Origin *betterOrigin(const Origin *A, const Origin *B) {
     return B;
   if (!B)
     return A;
+  // A container's length depends on the rank if either says so.
+  if (A->ElementsOnly != B->ElementsOnly)
+    return A->ElementsOnly ? B : A;
   return A->FromControl && !B->FromControl ? B : A;
 }
 

@@ -410,6 +410,75 @@ Dispatch dispatchOf(const CallExpr *Call, AnalysisContext &Ctx) {
   return Summary ? Dispatch{Method, Summary} : Dispatch();
 }
 
+/// True if a container that holds \p D has the same length on every rank
+/// (for every caller): nothing in it depends on the rank, or only its
+/// elements do.
+static bool lengthUniform(const Dep &D) {
+  return !D.any() || (D.Why && D.Why->ElementsOnly);
+}
+
+/// True if a container that held \p Before, given the element \p Value,
+/// holds rank-dependent elements only. A divergent element over a length
+/// some callers make rank-dependent gives that up, as the join does (it
+/// keeps the divergent value); a conditional one keeps it, with the inputs
+/// the length depends on.
+static bool keepsLength(const Dep &Before, const Dep &Value) {
+  return lengthUniform(Before) || (!Before.divergent() && Value.divergent());
+}
+
+/// True if argument \p I of the container update \p Call says how many
+/// elements it adds or leaves: the count of `resize(n)`, `assign(n, v)` and
+/// `insert(pos, n, v)`, an iterator range, or what a string appends.
+static bool isLengthArgument(const CXXMemberCallExpr *Call, unsigned I) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  llvm::StringRef Name = MD->getName();
+  const CXXRecordDecl *RD = MD->getParent();
+  if (RD->isInStdNamespace() && RD->getIdentifier() &&
+      RD->getName() == "basic_string")
+    return Name != "push_back";
+  if (Name == "resize" || Name == "assign" || Name == "append")
+    return I == 0 ||
+           (I == 1 && Call->getNumArgs() == 2 && Name == "assign" &&
+            MD->getParamDecl(0)->getType() == MD->getParamDecl(1)->getType());
+  if (Name == "insert") {
+    unsigned N = Call->getNumArgs();
+    // insert(pos, n, v), insert(pos, first, last); insert(first, last).
+    if (N == 3)
+      return I >= 1;
+    return N == 2 && I < MD->getNumParams() && MD->getNumParams() == 2 &&
+           MD->getParamDecl(0)->getType() == MD->getParamDecl(1)->getType();
+  }
+  return false;
+}
+
+/// True if \p Value is a container as a whole, as a copy or a return takes
+/// it: a variable or field (`copy = mine`, `return out;`), moved or copied,
+/// or the result of a function whose summary is known (which says whether
+/// only the elements of what it returns depend on the rank). Not a library
+/// call's result, whose length may come from anything it is given.
+static bool isWholeContainer(const Expr *Value, AnalysisContext &Ctx) {
+  for (unsigned Depth = 0; Value && Depth < 8; ++Depth) {
+    Value = Value->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value)) {
+      if (Construct->getNumArgs() != 1 ||
+          !Construct->getConstructor()->isCopyOrMoveConstructor())
+        return false;
+      Value = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Value)) {
+      if (isStdMove(Call) && Call->getNumArgs() == 1) {
+        Value = Call->getArg(0);
+        continue;
+      }
+      const FunctionDecl *Def = withSummary(Call->getDirectCallee(), Ctx);
+      return (Def && Ctx.Facts.summary(Def)) || dispatchOf(Call, Ctx).Summary;
+    }
+    return isa<DeclRefExpr, MemberExpr>(Value);
+  }
+  return false;
+}
+
 Dep Evaluator::nameHeuristic(const ValueDecl *D) {
   bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
   // Every call of a function with internal linkage (static, anonymous
@@ -1462,13 +1531,18 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     store(Target, O);
     return;
   }
+  // A copy of a whole container whose elements alone depend on the rank
+  // (`auto mine = shard(all, rank);`) keeps its length uniform.
+  bool ElementsOnly =
+      Exact && O.Why->ElementsOnly && Value && isWholeContainer(Value, Ctx);
   const Origin *Why = Ctx.origin(
       Anchor, Target, Value ? Value->getBeginLoc() : Anchor->getBeginLoc(),
       [&] {
         return fmt::format("'{}' is set from '{}' here", declName(Target),
                            Value ? Ctx.text(Value) : "?");
       },
-      Cause, false, O.Why->ExactRank && Value && isPlainValue(Value));
+      Cause, false, O.Why->ExactRank && Value && isPlainValue(Value),
+      /*LocalData=*/false, ElementsOnly);
   Dep New = O.explainedBy(Why);
   // A weak update (`a[i] = v`, `*p = v`) adds to what was there.
   if (!Exact && !New.divergent())
@@ -1678,21 +1752,26 @@ void Transfer::call(const CallExpr *Call) {
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (MD && !MD->isConst() && !Entry && isContainerUpdate(MD)) {
-      for (const Expr *Arg : Call->arguments())
-        if (Dep O = Eval.eval(Arg); O.any()) {
-          bool Exact;
-          const ValueDecl *Target =
-              targetDecl(MCE->getImplicitObjectArgument(), Exact);
-          if (!Target)
-            break;
-          // Inserted on every rank alike, the value leaves the size uniform.
-          auto Before = State.find(Target);
-          bool SizeUniform = Before == State.end() || !Before->second.any();
-          assign(Target, false, Arg, Call, O);
-          if (SizeUniform)
-            markElementsOnly(Target, O);
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        const Expr *Arg = Call->getArg(I);
+        Dep O = Eval.eval(Arg);
+        if (!O.any())
+          continue;
+        bool Exact;
+        const ValueDecl *Target =
+            targetDecl(MCE->getImplicitObjectArgument(), Exact);
+        if (!Target)
           break;
-        }
+        // Inserted on every rank alike, the value leaves the size uniform;
+        // a count or a range (`resize(rank + 1)`) does not.
+        bool SizeUniform = keepsLength(Eval.declDivergence(Target), O) &&
+                           !isLengthArgument(MCE, I);
+        assign(Target, false, Arg, Call, O);
+        if (SizeUniform)
+          markElementsOnly(Target, O);
+        if (!SizeUniform || I + 1 == Call->getNumArgs())
+          break;
+      }
     }
   }
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call)) {
@@ -1703,7 +1782,7 @@ void Transfer::call(const CallExpr *Call) {
       if (OCE->getOperator() != OO_Equal && !O.divergent())
         O = join(O, Eval.eval(OCE->getArg(0)));
       bool LengthUniform = isSequenceElement(OCE->getArg(0)) &&
-                           !Eval.declDivergence(Target).divergent();
+                           keepsLength(Eval.declDivergence(Target), O);
       Exact |= isSoleObjectField(OCE->getArg(0));
       if (OCE->getOperator() == OO_Equal &&
           assignSoleObject(Target, OCE->getArg(1), OCE, O))
@@ -1912,7 +1991,7 @@ void Transfer::element(const CFGElement &Elem) {
       O = join(O, Own);
     }
     bool LengthUniform = isSequenceElement(BO->getLHS()) &&
-                         !Eval.declDivergence(Target).divergent();
+                         keepsLength(Eval.declDivergence(Target), O);
     Exact |= isSoleObjectField(BO->getLHS());
     if (BO->getOpcode() == BO_Assign &&
         assignSoleObject(Target, BO->getRHS(), BO, O))
@@ -1964,6 +2043,11 @@ void Transfer::element(const CFGElement &Elem) {
     if (!Value || !FD)
       return;
     Dep O = Eval.eval(Value);
+    // A container whose elements alone depend on the rank, returned whole
+    // from the only return: the caller's copy has the same length on every
+    // rank (a rank's shard of a table).
+    bool ElementsOnly = Rec.SingleReturn && O.Why && O.Why->ElementsOnly &&
+                        isWholeContainer(Value, Ctx);
     // Ranks that return here and ranks that go on return different values
     // (unless the root and the others each return alike after a broadcast,
     // or each returns a new block: which allocator made it is no matter).
@@ -1979,13 +2063,15 @@ void Transfer::element(const CFGElement &Elem) {
           O = join(O, Branch.Why);
     if (!O.any())
       return;
+    ElementsOnly &= O.Why->ElementsOnly;
     const Origin *Why = Ctx.origin(
         RS, key(KeyReturn), RS->getBeginLoc(),
         [&] {
           return fmt::format("'{}' returns a rank-dependent value here",
                              FD->getNameAsString());
         },
-        O.Why, false, O.Why->ExactRank && isPlainValue(Value));
+        O.Why, false, O.Why->ExactRank && isPlainValue(Value),
+        /*LocalData=*/false, ElementsOnly);
     Rec.Return = join(Rec.Return, O.explainedBy(Why));
     return;
   }
@@ -2070,6 +2156,8 @@ RankUniformity::RankUniformity(const FunctionDecl *FD, CFG &Cfg,
             }
         if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S->getStmt()))
           collectOutputBinding(MCE);
+        if (const auto *RS = dyn_cast<ReturnStmt>(S->getStmt()))
+          ValueReturns += RS->getRetValue() != nullptr;
       }
   Visited.assign(Cfg.getNumBlockIDs(), false);
   collectChunkedLoops();
@@ -2411,7 +2499,7 @@ void RankUniformity::applyJoins(DivergenceState &State, const CFGBlock *Join,
           },
           Branch.Why.Why, /*FromControl=*/true);
       // Only elements written alike on every rank: the length is uniform.
-      if (A.ElementsOnly && !Current.divergent())
+      if (A.ElementsOnly && keepsLength(Current, Dep(Why)))
         const_cast<Origin *>(Why)->ElementsOnly = true;
       Dep Value = Branch.Why.divergent()
                       ? Dep(Why)
@@ -2446,7 +2534,8 @@ uint64_t RankUniformity::run(const ControlDivergence &Control,
     S.clear();
   Visited.assign(Visited.size(), false);
   Outliving.clear();
-  Recording Rec{Dep(), &Calls, &Escapes, &MirroredReturns, &Fresh, &Outliving};
+  Recording Rec{Dep(),  &Calls,     &Escapes,         &MirroredReturns,
+                &Fresh, &Outliving, ValueReturns == 1};
   // A pass transfers only the blocks whose input may have changed since
   // their last transfer: a predecessor's state did, or a publishing branch
   // was found to merge there. The others would give what they gave, so

@@ -117,6 +117,9 @@ public:
     FreshAllocations *Fresh = nullptr;
     /// The fields and globals the function writes (see publishOutliving).
     llvm::SmallSetVector<const clang::ValueDecl *, 8> *Outliving = nullptr;
+    /// The function returns a value in one place only: what it returns
+    /// there is all it returns.
+    bool SingleReturn = false;
   };
 
   /// The expression the branch that ends \p B tests, or null.
@@ -216,6 +219,8 @@ private:
       FromDataCache;
   /// The publishing branches both of whose sides return.
   llvm::DenseSet<const clang::CFGBlock *> MirroredReturns;
+  /// Return statements with a value in the CFG.
+  unsigned ValueReturns = 0;
   FreshAllocations Fresh;
   /// The publishing branches whose sides meet at each block before their
   /// join.
