@@ -1350,6 +1350,9 @@ private:
   /// \p Value is what was written: an explanation shared with it is left
   /// alone.
   void markElementsOnly(const ValueDecl *Target, const Dep &Value);
+  /// True if \p Value builds a std sequence whose rank-dependent arguments
+  /// are all element values (not a count or a range).
+  bool fillsElementsOnly(const Expr *Value);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
   /// A call of \p Def, or (with \p Dispatch, its overrides' summary) a
@@ -1384,6 +1387,31 @@ void Transfer::written(const ValueDecl *Target) {
     Old->second = Dep();
   for (auto &Buffer : Copies)
     llvm::erase(Buffer.second, Target);
+}
+
+bool Transfer::fillsElementsOnly(const Expr *Value) {
+  Value = Value->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value))
+    Value = Cast->getSubExpr()->IgnoreImplicit();
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
+  if (!Construct || !isStdSequence(Construct->getType()->getAsCXXRecordDecl()))
+    return false;
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  bool Any = false;
+  for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+    if (!Eval.eval(Construct->getArg(I)).any())
+      continue;
+    if (I >= Ctor->getNumParams())
+      return false;
+    // A count (`vector(n, v)`), or the iterators of a range.
+    QualType T = Ctor->getParamDecl(I)->getType();
+    if (T->isIntegerType() ||
+        (Ctor->getNumParams() >= 2 && I < 2 &&
+         Ctor->getParamDecl(0)->getType() == Ctor->getParamDecl(1)->getType()))
+      return false;
+    Any = true;
+  }
+  return Any;
 }
 
 void Transfer::markElementsOnly(const ValueDecl *Target, const Dep &Value) {
@@ -1532,9 +1560,11 @@ void Transfer::assign(const ValueDecl *Target, bool Exact, const Expr *Value,
     return;
   }
   // A copy of a whole container whose elements alone depend on the rank
-  // (`auto mine = shard(all, rank);`) keeps its length uniform.
-  bool ElementsOnly =
-      Exact && O.Why->ElementsOnly && Value && isWholeContainer(Value, Ctx);
+  // (`auto mine = shard(all, rank);`) keeps its length uniform, and so does
+  // one filled with a rank-dependent value (`std::vector<float>(n, rank)`).
+  bool ElementsOnly = Exact && Value &&
+                      ((O.Why->ElementsOnly && isWholeContainer(Value, Ctx)) ||
+                       fillsElementsOnly(Value));
   const Origin *Why = Ctx.origin(
       Anchor, Target, Value ? Value->getBeginLoc() : Anchor->getBeginLoc(),
       [&] {

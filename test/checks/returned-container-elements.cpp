@@ -136,3 +136,32 @@ void resized(const std::vector<float> &All) {
 }
 // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'MPI_Allreduce' is called a rank-dependent number of times: the loop condition 'I < Mine.size()' depends on the rank [ddp-collective-in-rank-branch]
 // LINT: returned-container-elements.cpp:[[@LINE-5]]:22: warning: the number of 'MPI_Allreduce' calls depends on the rank [ddp-rank-dependent-loop]
+
+// Filled with the rank, copied into a list of buffers alike on every rank:
+// silent (flashlight's distributed test fills each tensor with rank + 1).
+void filled() {
+  int Rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  std::vector<float> Values(1024, Rank + 1.0f);
+  std::vector<std::vector<float>> Buffers;
+  for (int I = 0; I < 5; ++I)
+    Buffers.push_back(std::vector<float>(16, Rank * 2.0f));
+  for (size_t I = 0; I < Values.size(); I += 256)
+    MPI_Allreduce(MPI_IN_PLACE, &Values[I], 256, MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    MPI_Allreduce(MPI_IN_PLACE, Buffers[I].data(), 16, MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+}
+
+// Twin, reported: sized by the rank.
+void sized() {
+  int Rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  std::vector<float> Values(Rank + 1, 1.0f);
+  for (size_t I = 0; I < Values.size(); ++I)
+    MPI_Allreduce(MPI_IN_PLACE, &Values[I], 1, MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+}
+// CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'MPI_Allreduce' is called a rank-dependent number of times: the loop condition 'I < Values.size()' depends on the rank [ddp-collective-in-rank-branch]
+// LINT: returned-container-elements.cpp:[[@LINE-5]]:22: warning: the number of 'MPI_Allreduce' calls depends on the rank [ddp-rank-dependent-loop]
