@@ -426,6 +426,13 @@ static bool keepsLength(const Dep &Before, const Dep &Value) {
   return lengthUniform(Before) || (!Before.divergent() && Value.divergent());
 }
 
+/// True if \p F takes an iterator range first (`assign(first, last)`,
+/// `vector(first, last)`): its first two parameters have one type.
+static bool takesRange(const FunctionDecl *F) {
+  return F->getNumParams() >= 2 &&
+         F->getParamDecl(0)->getType() == F->getParamDecl(1)->getType();
+}
+
 /// True if argument \p I of the container update \p Call says how many
 /// elements it adds or leaves: the count of `resize(n)`, `assign(n, v)` and
 /// `insert(pos, n, v)`, an iterator range, or what a string appends.
@@ -436,17 +443,15 @@ static bool isLengthArgument(const CXXMemberCallExpr *Call, unsigned I) {
   if (RD->isInStdNamespace() && RD->getIdentifier() &&
       RD->getName() == "basic_string")
     return Name != "push_back";
-  if (Name == "resize" || Name == "assign" || Name == "append")
-    return I == 0 ||
-           (I == 1 && Call->getNumArgs() == 2 && Name == "assign" &&
-            MD->getParamDecl(0)->getType() == MD->getParamDecl(1)->getType());
+  if (Name == "resize" || Name == "append")
+    return I == 0;
+  if (Name == "assign")
+    return I == 0 || (I == 1 && takesRange(MD));
   if (Name == "insert") {
-    unsigned N = Call->getNumArgs();
     // insert(pos, n, v), insert(pos, first, last); insert(first, last).
-    if (N == 3)
-      return I >= 1;
-    return N == 2 && I < MD->getNumParams() && MD->getNumParams() == 2 &&
-           MD->getParamDecl(0)->getType() == MD->getParamDecl(1)->getType();
+    unsigned N = Call->getNumArgs();
+    return N == 3 ? I >= 1
+                  : N == 2 && MD->getNumParams() == 2 && takesRange(MD);
   }
   return false;
 }
@@ -1405,9 +1410,7 @@ bool Transfer::fillsElementsOnly(const Expr *Value) {
       return false;
     // A count (`vector(n, v)`), or the iterators of a range.
     QualType T = Ctor->getParamDecl(I)->getType();
-    if (T->isIntegerType() ||
-        (Ctor->getNumParams() >= 2 && I < 2 &&
-         Ctor->getParamDecl(0)->getType() == Ctor->getParamDecl(1)->getType()))
+    if (T->isIntegerType() || (I < 2 && takesRange(Ctor)))
       return false;
     Any = true;
   }
@@ -1797,10 +1800,9 @@ void Transfer::call(const CallExpr *Call) {
         bool SizeUniform = keepsLength(Eval.declDivergence(Target), O) &&
                            !isLengthArgument(MCE, I);
         assign(Target, false, Arg, Call, O);
-        if (SizeUniform)
-          markElementsOnly(Target, O);
-        if (!SizeUniform || I + 1 == Call->getNumArgs())
+        if (!SizeUniform)
           break;
+        markElementsOnly(Target, O);
       }
     }
   }
