@@ -19,7 +19,7 @@ static json::Value toJSON(const DepSummaryRecord &S);
 std::string FactRecord::id() const {
   switch (K) {
   case Kind::Argument:
-    return "p:" + Key + ":" + std::to_string(Index);
+    return (ElementsOnly ? "q:" : "p:") + Key + ":" + std::to_string(Index);
   case Kind::EnvName:
     return "e:" + Key + ":" + std::to_string(Index);
   case Kind::Summary:
@@ -222,6 +222,8 @@ static json::Value toJSON(const FactRecord &F) {
   } else {
     O["index"] = F.Index;
     O["why"] = array(F.Why);
+    if (F.ElementsOnly)
+      O["elements_only"] = true;
   }
   return O;
 }
@@ -434,7 +436,8 @@ bool fromJSON(const json::Value &V, FactRecord &F, json::Path P) {
     P.field("kind").report("unknown fact kind");
     return false;
   }
-  return mapIndex(M, P, "index", F.Index) && M.map("why", F.Why);
+  return mapIndex(M, P, "index", F.Index) && M.map("why", F.Why) &&
+         M.mapOptional("elements_only", F.ElementsOnly);
 }
 
 bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {

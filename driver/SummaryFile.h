@@ -22,7 +22,7 @@ namespace ddp::driver {
 
 /// The format's name and version; a reader rejects anything else.
 inline constexpr llvm::StringLiteral SummaryFormat = "ddp-lint-summary";
-inline constexpr unsigned SummaryVersion = 7;
+inline constexpr unsigned SummaryVersion = 8;
 
 /// A place in a source file (absolute path); Line 0 means none.
 struct Location {
@@ -163,8 +163,12 @@ struct FactRecord {
   std::string Key;
   unsigned Index = 0;
   std::vector<Step> Why;
+  /// Argument: the call passes a container whose elements alone depend on
+  /// the rank (core/Origin.h); a fact without it replaces this one.
+  bool ElementsOnly = false;
   DepSummaryRecord Summary;
-  /// The key the driver uses to tell facts apart: "p:<usr>:<i>",
+  /// The key the driver uses to tell facts apart: "p:<usr>:<i>" (with
+  /// ElementsOnly "q:<usr>:<i>", so that both kinds reach the importer),
   /// "e:<usr>:<i>", or "s:<usr>:<hash of the summary>".
   std::string id() const;
 };

@@ -241,7 +241,7 @@ public:
         continue;
       Ctx.Facts.setActual(FD->getParamDecl(F.Index),
                           F.K == FactRecord::Kind::EnvName,
-                          chain(&F, F.Why, nullptr));
+                          chain(&F, F.Why, nullptr, F.ElementsOnly));
     }
   }
 
@@ -540,6 +540,7 @@ TUSummary TUAnalysis::summarize(const std::vector<FactRecord> &Imports) {
             F.Key = Key;
             F.Index = I;
             F.Why = Rec.why(Why);
+            F.ElementsOnly = Why->ElementsOnly;
             Out.Exports.push_back(std::move(F));
           }
     }

@@ -111,9 +111,17 @@ public:
     read(key(Env ? About::EnvActual : About::Actual, P));
     return Actuals.lookup({P, unsigned(Env)});
   }
+  /// A call that passes a whole rank-dependent argument replaces one that
+  /// passes a container whose elements alone depend on the rank.
   bool setActual(const clang::ParmVarDecl *P, bool Env, const Origin *Why) {
-    if (!Why || !Actuals.try_emplace({P, unsigned(Env)}, Why).second)
+    if (!Why)
       return false;
+    auto [It, New] = Actuals.try_emplace({P, unsigned(Env)}, Why);
+    if (!New) {
+      if (!It->second->ElementsOnly || Why->ElementsOnly)
+        return false;
+      It->second = Why;
+    }
     changed(key(Env ? About::EnvActual : About::Actual, P));
     return true;
   }

@@ -417,6 +417,19 @@ static bool lengthUniform(const Dep &D) {
   return !D.any() || (D.Why && D.Why->ElementsOnly);
 }
 
+/// True if \p D is a parameter as it came in, and every call that passes
+/// it a rank-dependent argument passes a container whose elements alone
+/// depend on the rank (TranslationUnitAnalysis::resolveInputs).
+static bool elementsOnlyInput(const Dep &D, AnalysisContext &Ctx) {
+  if (!D.conditional() || D.EnvKeys || !D.Why->Input || D.Why->EnvInput)
+    return false;
+  const ParmVarDecl *Param = D.Why->Input;
+  if (D.Params != inputBit(Param->getFunctionScopeIndex()))
+    return false;
+  const Origin *Actual = Ctx.Facts.actual(Param, false);
+  return Actual && Actual->ElementsOnly;
+}
+
 /// True if a container that held \p Before, given the element \p Value,
 /// holds rank-dependent elements only. A divergent element over a length
 /// some callers make rank-dependent gives that up, as the join does (it
@@ -456,12 +469,14 @@ static bool isLengthArgument(const CXXMemberCallExpr *Call, unsigned I) {
   return false;
 }
 
+} // namespace
+
 /// True if \p Value is a container as a whole, as a copy or a return takes
 /// it: a variable or field (`copy = mine`, `return out;`), moved or copied,
 /// or the result of a function whose summary is known (which says whether
 /// only the elements of what it returns depend on the rank). Not a library
 /// call's result, whose length may come from anything it is given.
-static bool isWholeContainer(const Expr *Value, AnalysisContext &Ctx) {
+bool isWholeContainer(const Expr *Value, AnalysisContext &Ctx) {
   for (unsigned Depth = 0; Value && Depth < 8; ++Depth) {
     Value = Value->IgnoreImplicit()->IgnoreParens();
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value)) {
@@ -483,6 +498,8 @@ static bool isWholeContainer(const Expr *Value, AnalysisContext &Ctx) {
   }
   return false;
 }
+
+namespace {
 
 Dep Evaluator::nameHeuristic(const ValueDecl *D) {
   bool NotVisible = isa<ParmVarDecl>(D) || isa<FieldDecl>(D);
@@ -1014,11 +1031,12 @@ Dep Evaluator::call(const CallExpr *Call) {
   Dep O;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     O = eval(MCE->getImplicitObjectArgument());
-    // The size of a container whose elements alone depend on the rank.
-    if (O.Why && O.Why->ElementsOnly && FD &&
-        FD->getDeclName().isIdentifier() &&
+    // The size of a container whose elements alone depend on the rank,
+    // here or in what every call passes the parameter it still is.
+    if (O.Why && FD && FD->getDeclName().isIdentifier() &&
         (FD->getName() == "size" || FD->getName() == "empty" ||
-         FD->getName() == "length"))
+         FD->getName() == "length") &&
+        (O.Why->ElementsOnly || elementsOnlyInput(O, Ctx)))
       return Dep();
   }
   O = arguments(O, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()),

@@ -242,6 +242,12 @@ void forEachAssigned(
     const clang::Stmt *S, AnalysisContext &Ctx,
     llvm::function_ref<void(const clang::ValueDecl *, bool)> Fn);
 
+/// True if \p Value is a container as a whole, as a copy, a return or an
+/// argument takes it (a variable, a field, a move of one, or the result of
+/// a function with a summary), not an element of one or a library call's
+/// result.
+bool isWholeContainer(const clang::Expr *Value, AnalysisContext &Ctx);
+
 } // namespace ddp
 
 #endif // DDP_CORE_RANKUNIFORMITY_H

@@ -2,8 +2,9 @@
 
 #include "core/TranslationUnitAnalysis.h"
 #include "core/ClassHierarchy.h"
-#include "core/TensorLists.h"
 #include "core/ForwardBackwardOrder.h"
+#include "core/RankUniformity.h"
+#include "core/TensorLists.h"
 #include "core/UserCodeVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -290,8 +291,13 @@ void TranslationUnitAnalysis::resolveInputs() {
       for (unsigned I = 0; I < R.Args.size(); ++I) {
         const ParmVarDecl *Param = R.Callee->getParamDecl(I);
         const Expr *Arg = R.ArgExprs[I];
-        if (!Ctx.Facts.actual(Param, false))
-          if (const Origin *Why = Ctx.resolve(R.Args[I]))
+        // A container whose elements alone depend on the rank, passed
+        // whole, keeps its length uniform in the callee (until some call
+        // passes the parameter a rank-dependent length).
+        const Origin *Known = Ctx.Facts.actual(Param, false);
+        if (!Known || Known->ElementsOnly)
+          if (const Origin *Why = Ctx.resolve(R.Args[I])) {
+            bool ElementsOnly = Why->ElementsOnly && isWholeContainer(Arg, Ctx);
             Learned |= Ctx.Facts.setActual(
                 Param, false,
                 Ctx.origin(
@@ -300,7 +306,9 @@ void TranslationUnitAnalysis::resolveInputs() {
                       return "'" + Param->getNameAsString() +
                              "' receives a rank-dependent argument here";
                     },
-                    Why));
+                    Why, /*FromControl=*/false, /*ExactRank=*/false,
+                    /*LocalData=*/false, ElementsOnly));
+          }
         if (Ctx.Facts.actual(Param, true))
           continue;
         const ArgKey &Key = R.Keys[I];
