@@ -89,6 +89,24 @@ static bool failsFromMain(const CFGBlock *B, const FunctionDecl *FD,
   return false;
 }
 
+/// True if \p B waits in a collective (`MPI_Finalize(); return 1;`, a
+/// barrier before `exit(1)`) before it ends the process: the rank waits
+/// there for ranks that are elsewhere, so the exit never comes, and the job
+/// hangs instead of ending.
+static bool waitsBeforeExit(const CFGBlock *B, AnalysisContext &Ctx) {
+  for (const CFGElement &Elem : *B)
+    if (auto S = Elem.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee || isJobAbort(Callee) || Callee->isNoReturn())
+          return false;
+        const CatalogueEntry *Entry = Ctx.Catalogue.classify(Callee);
+        if (Entry && isCollectiveRole(Entry->Role))
+          return true;
+      }
+  return false;
+}
+
 /// True if \p B throws an exception that nothing catches on its way out of
 /// \p FD, and leaving \p FD with one ends the process: \p FD is `main`
 /// (std::terminate, as no caller can catch it) or cannot throw (a noexcept
@@ -393,7 +411,8 @@ FailurePaths::FailurePaths(const FunctionDecl *FD, const CFG &Cfg,
                            AnalysisContext &Ctx)
     : Cfg(Cfg) {
   for (const CFGBlock *B : Cfg)
-    if (failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST) ||
+    if (((failingCall(B, Ctx.AST) || failsFromMain(B, FD, Ctx.AST)) &&
+         !waitsBeforeExit(B, Ctx)) ||
         throwsOutOfEnd(B, FD, Cfg) || failsTestAssertion(B) ||
         throwsFromAssertionMacro(B, Cfg, Ctx.AST))
       Failing.insert(B);
