@@ -16,7 +16,8 @@ DebugSettingsCheck::DebugSettingsCheck(StringRef Name,
       MinTimeoutSeconds(Options.get("MinTimeoutSeconds", 60u)),
       BlockingWaitWithAsyncErrorHandling(
           Options.get("BlockingWaitWithAsyncErrorHandling", true)),
-      DebugLogging(Options.get("DebugLogging", true)) {
+      DebugLogging(Options.get("DebugLogging", true)),
+      IgnoreTestPrograms(Options.get("IgnoreTestPrograms", true)) {
   ::ddp::AnalysisOptions Defaults;
   Analysis.LibraryNamespaces =
       Options.getLocalOrGlobal("LibraryNamespaces", Defaults.LibraryNamespaces)
@@ -28,6 +29,7 @@ void DebugSettingsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "BlockingWaitWithAsyncErrorHandling",
                 BlockingWaitWithAsyncErrorHandling);
   Options.store(Opts, "DebugLogging", DebugLogging);
+  Options.store(Opts, "IgnoreTestPrograms", IgnoreTestPrograms);
   Options.store(Opts, "LibraryNamespaces", Analysis.LibraryNamespaces);
 }
 
@@ -54,8 +56,38 @@ static bool turnsOn(const std::optional<std::string> &Value) {
            V.equals_insensitive("off") || V.equals_insensitive("no"));
 }
 
+/// True if \p DC, in the main file, defines a GoogleTest test (a class
+/// derived from testing::Test, as TEST and TEST_F make).
+static bool definesTest(const DeclContext *DC, const SourceManager &SM) {
+  for (const Decl *D : DC->decls()) {
+    if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+      continue;
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      if (definesTest(NS, SM))
+        return true;
+      continue;
+    }
+    const auto *RD = dyn_cast<CXXRecordDecl>(D);
+    if (!RD || !RD->hasDefinition())
+      continue;
+    bool Derived = false;
+    RD->forallBases([&](const CXXRecordDecl *Base) {
+      Derived |= Base->getQualifiedNameAsString() == "testing::Test";
+      return !Derived;
+    });
+    if (Derived)
+      return true;
+  }
+  return false;
+}
+
 void DebugSettingsCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &AST = *Result.Context;
+  // A test sets what it tests: the short timeout that makes a hang fail
+  // fast, the error handling or logging it exercises.
+  if (IgnoreTestPrograms &&
+      definesTest(AST.getTranslationUnitDecl(), AST.getSourceManager()))
+    return;
   ::ddp::AnalysisContext Ctx(AST, Analysis);
   ::ddp::ProcessGroupSetup Setup = ::ddp::collectProcessGroupSetup(Ctx);
 

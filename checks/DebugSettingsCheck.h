@@ -28,6 +28,8 @@ private:
   unsigned MinTimeoutSeconds;
   bool BlockingWaitWithAsyncErrorHandling;
   bool DebugLogging;
+  /// Nothing is reported in a GoogleTest program, which sets what it tests.
+  bool IgnoreTestPrograms;
 };
 
 } // namespace clang::tidy::ddp
