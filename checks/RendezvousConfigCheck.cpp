@@ -187,6 +187,19 @@ void RendezvousConfigCheck::noteWhy(const ::ddp::Origin *Why) {
     }
 }
 
+/// True if the store \p C is given port 0: the system gives each server a
+/// port of its own, so no server fails to bind (a test that runs a server
+/// and its clients in one process reads the port back with getPort()).
+static bool anyFreePort(const SetupCall &C, ASTContext &AST) {
+  const Expr *Port = C.FromOptions        ? C.OptionPort
+                     : C.Args.size() >= 2 ? C.Args[1]
+                                          : nullptr;
+  if (!Port || Port->isValueDependent() || Port->containsErrors())
+    return false;
+  Expr::EvalResult Result;
+  return Port->EvaluateAsInt(Result, AST) && Result.Val.getInt() == 0;
+}
+
 // Exactly one rank hosts each TCPStore.
 void RendezvousConfigCheck::checkServers(
     ::ddp::TranslationUnitAnalysis &TU, const ::ddp::ProcessGroupSetup &Setup) {
@@ -214,7 +227,7 @@ void RendezvousConfigCheck::checkServers(
     }
     if (Constant && Value) {
       SomeServer = true;
-      if (!Gated)
+      if (!Gated && !anyFreePort(C, AST))
         diag(IsServer->getBeginLoc(),
              "every rank starts the TCPStore server: all but one fail to "
              "bind the port ('address already in use'); host the store on "

@@ -331,3 +331,21 @@ Group bothSidesCreate(const Store &store) {
     pg = c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, envWorld());
   return pg;
 }
+
+// 32. Not a case: port 0, a free port for each server, which a test of the
+// store reads back for its client in the same process (found in a process
+// group library's store tests). Its twin, a fixed port, is reported.
+void serverAndClientInOneProcess() {
+  auto server =
+      c10::make_intrusive<c10d::TCPStore>("127.0.0.1", 0, 2, /*isServer=*/true);
+  c10d::TCPStoreOptions opts;
+  opts.port = server->getPort();
+  opts.isServer = false;
+  auto client = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", opts);
+}
+
+Store fixedPort() {
+  return c10::make_intrusive<c10d::TCPStore>("127.0.0.1", 29500, 2,
+                                             /*isServer=*/true);
+  // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: every rank starts the TCPStore server
+}
