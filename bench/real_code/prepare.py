@@ -13,6 +13,13 @@ For each repository of manifest.json:
    The submodules the manifest lists ("submodules", paths) are checked out
    as `git clone --recursive` would: at the commit the tree records, from
    the URL of .gitmodules (or its local mirror).
+   A repository too large to fetch whole names a Debian source package of
+   the same release instead ("debian_source": package, version, the
+   upstream tarball and the paths to extract): it is downloaded with
+   `apt-get source --download-only` (a deb-src list of its own, under
+   ROOT/apt; the system's apt configuration is not touched) and only those
+   paths are extracted; the tree is then not a git checkout, and a file
+   .debian-source in it records the version.
 2. its compile database goes to ROOT/cdb/<id>/compile_commands.json, made
    the way a user would make it:
    - "cmake": a configure of the project (`cmake -S SRC -B ROOT/cdb/<id>
@@ -80,7 +87,58 @@ def run(cmd, **kw):
     return subprocess.run(cmd, **kw)
 
 
+DEB_SRC = """Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: %s
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+
+
+def get_debian_source(repo, root):
+    """Extracts repo's paths from the Debian source package it names."""
+    spec = repo["debian_source"]
+    dest = os.path.join(root, "src", repo["id"])
+    marker = os.path.join(dest, ".debian-source")
+    want = "%s %s" % (spec["package"], spec["version"])
+    if os.path.exists(marker):
+        with open(marker) as f:
+            have = f.read().strip()
+        if have != want:
+            sys.exit("prepare: '%s' holds %s, not %s; move it away or use "
+                     "--root" % (dest, have, want))
+        return dest
+    apt = os.path.join(root, "apt")
+    for sub in ("sources", "lists/partial", "cache/archives/partial", "dl"):
+        os.makedirs(os.path.join(apt, sub), exist_ok=True)
+    with open(os.path.join(apt, "sources", "src.sources"), "w") as f:
+        f.write(DEB_SRC % spec.get("suite", "bookworm"))
+    opts = ["-o", "Dir::Etc::SourceList=/dev/null",
+            "-o", "Dir::Etc::SourceParts=" + os.path.join(apt, "sources"),
+            "-o", "Dir::State::Lists=" + os.path.join(apt, "lists"),
+            "-o", "Dir::Cache=" + os.path.join(apt, "cache")]
+    tarball = os.path.join(apt, "dl", spec["tarball"])
+    if not os.path.exists(tarball):
+        if run(["apt-get", "-q"] + opts + ["update"]).returncode or run(
+                ["apt-get", "-q"] + opts +
+                ["source", "--download-only", "--tar-only",
+                 "%s=%s" % (spec["package"], spec["version"])],
+                cwd=os.path.join(apt, "dl")).returncode \
+                or not os.path.exists(tarball):
+            sys.exit("prepare: could not download the source of %s" % want)
+    os.makedirs(dest, exist_ok=True)
+    top = spec["top"]
+    if run(["tar", "-xf", tarball, "-C", dest, "--strip-components=1"] +
+           ["%s/%s" % (top, path) for path in spec["paths"]]).returncode:
+        sys.exit("prepare: could not extract %s" % tarball)
+    with open(marker, "w") as f:
+        f.write(want + "\n")
+    return dest
+
+
 def get_source(repo, root, mirror):
+    if "debian_source" in repo:
+        return get_debian_source(repo, root)
     dest = os.path.join(root, "src", repo["id"])
     commit = repo["commit"]
     if os.path.isdir(os.path.join(dest, ".git")):
