@@ -19,6 +19,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <fmt/format.h>
 
 using namespace clang;
@@ -146,6 +147,34 @@ static bool isStdSequence(const CXXRecordDecl *RD) {
   llvm::StringRef Name = RD->getName();
   return Name == "vector" || Name == "array" || Name == "deque" ||
          Name == "basic_string" || Name == "valarray";
+}
+
+/// at::Tensor or at::TensorBase (LibTorch's tensors).
+static bool isTensorRecord(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() ||
+      (RD->getName() != "Tensor" && RD->getName() != "TensorBase"))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "at";
+}
+
+static bool isTensorType(QualType T) {
+  return isTensorRecord(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+/// A tensor's method that reads its extent, not its values: whether it is
+/// defined, its shape, type and device.
+static bool isExtentQuery(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!MD || !MD->getDeclName().isIdentifier() ||
+      !isTensorRecord(MD->getParent()))
+    return false;
+  return llvm::StringSwitch<bool>(MD->getName())
+      .Cases("numel", "size", "sizes", "dim", "ndimension", "defined", true)
+      .Cases("dtype", "scalar_type", "device", "get_device", "is_cuda", true)
+      .Cases("is_cpu", "layout", "options", "nbytes", "itemsize", true)
+      .Cases("element_size", "is_contiguous", "stride", "strides", true)
+      .Default(false);
 }
 
 /// Whether \p LHS is an element of a sequence container (`v[i]`,
@@ -936,6 +965,14 @@ Dep Evaluator::call(const CallExpr *Call) {
   if (!FD)
     if (const UnresolvedCall *Match = Ctx.Unresolved.match(Call, Ctx))
       return unresolved(Call, *Match);
+  // The shape of a tensor whose values alone depend on the rank.
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call);
+      MCE && isExtentQuery(FD) &&
+      llvm::none_of(MCE->arguments(),
+                    [&](const Expr *Arg) { return eval(Arg).any(); }))
+    if (Dep O = eval(MCE->getImplicitObjectArgument());
+        O.Why && (O.Why->ElementsOnly || elementsOnlyInput(O, Ctx)))
+      return Dep();
   if (isGetenv(FD)) {
     if (Call->getNumArgs() == 0)
       return Dep();
@@ -1094,8 +1131,19 @@ Dep Evaluator::localData(const CallExpr *Call) {
   if (Object && isSynchronised(Object))
     return Dep();
   if (Object)
-    if (Dep O = eval(Object); O.divergent() && !O.Why->FromControl)
+    if (Dep O = eval(Object); O.divergent() && !O.Why->FromControl) {
+      // A value read from a tensor whose values alone depend on the rank
+      // is no container: its own link, unmarked.
+      if (O.Why->ElementsOnly)
+        return Dep(Ctx.origin(
+            Call, key(KeyLocal), Call->getBeginLoc(),
+            [&] {
+              return fmt::format("'{}' reads the tensor's values",
+                                 Ctx.text(Call));
+            },
+            O.Why));
       return O;
+    }
   // Whether a tensor is defined is rank-local only for a gradient.
   if (const FunctionDecl *Callee = Call->getDirectCallee())
     if (Callee->getDeclName().isIdentifier() &&
@@ -1376,6 +1424,10 @@ private:
   /// True if \p Value builds a std sequence whose rank-dependent arguments
   /// are all element values (not a count or a range).
   bool fillsElementsOnly(const Expr *Value);
+  /// True if \p Call, a LibTorch operation that makes a tensor, takes
+  /// rank-dependent values only (`torch::full({n}, rank)`, `t * rank`):
+  /// the tensor's shape is the same on every rank.
+  bool tensorValuesOnly(const CallExpr *Call);
   /// A call of a function with a body: what its summary says it writes
   /// into the caller's variables, and the arguments, for its parameters.
   /// A call of \p Def, or (with \p Dispatch, its overrides' summary) a
@@ -1416,6 +1468,8 @@ bool Transfer::fillsElementsOnly(const Expr *Value) {
   Value = Value->IgnoreImplicit();
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value))
     Value = Cast->getSubExpr()->IgnoreImplicit();
+  if (const auto *Call = dyn_cast<CallExpr>(Value))
+    return tensorValuesOnly(Call);
   const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
   if (!Construct || !isStdSequence(Construct->getType()->getAsCXXRecordDecl()))
     return false;
@@ -1429,6 +1483,55 @@ bool Transfer::fillsElementsOnly(const Expr *Value) {
     // A count (`vector(n, v)`), or the iterators of a range.
     QualType T = Ctor->getParamDecl(I)->getType();
     if (T->isIntegerType() || (I < 2 && takesRange(Ctor)))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+bool Transfer::tensorValuesOnly(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !isTensorType(Call->getType()))
+    return false;
+  std::string Name = FD->getQualifiedNameAsString();
+  if (!llvm::StringRef(Name).starts_with("at::") &&
+      !llvm::StringRef(Name).starts_with("torch::"))
+    return false;
+  // Operations whose result's shape comes from values: a range's ends, the
+  // elements a mask or a test selects, an index tensor's entries.
+  if (FD->getDeclName().isIdentifier() &&
+      llvm::StringSwitch<bool>(FD->getName())
+          .Cases("arange", "range", "linspace", "logspace", true)
+          .Cases("nonzero", "nonzero_static", "argwhere", "where", true)
+          .Cases("masked_select", "unique", "unique_consecutive", true)
+          .Cases("unique_dim", "bincount", "repeat_interleave", "take", true)
+          .Cases("index", "index_select", "histc", true)
+          .Default(false))
+    return false;
+  if (FD->getOverloadedOperator() == OO_Subscript)
+    return false;
+  llvm::SmallVector<const Expr *, 6> Inputs(Call->arguments());
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
+    Inputs.push_back(MCE->getImplicitObjectArgument());
+  bool Any = false;
+  for (const Expr *Input : Inputs) {
+    Dep D = Eval.eval(Input);
+    if (!D.any())
+      continue;
+    // A fill value or a factor (a Scalar, a floating-point number), or a
+    // tensor whose values alone depend on the rank: the values. Anything
+    // else (a size, a dimension, an index, options) may be the shape.
+    QualType T = Input->getType().getNonReferenceType();
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    bool Scalar = RD && RD->getIdentifier() && RD->getName() == "Scalar";
+    bool Values = Scalar || T->isRealFloatingType();
+    if (!Values && isTensorType(T)) {
+      const auto *Inner = dyn_cast<CallExpr>(
+          Input->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit());
+      Values =
+          (D.Why && D.Why->ElementsOnly) || (Inner && tensorValuesOnly(Inner));
+    }
+    if (!Values)
       return false;
     Any = true;
   }
