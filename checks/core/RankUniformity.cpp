@@ -446,10 +446,15 @@ static bool lengthUniform(const Dep &D) {
   return !D.any() || (D.Why && D.Why->ElementsOnly);
 }
 
-/// True if \p D is a parameter as it came in, and every call that passes
-/// it a rank-dependent argument passes a container whose elements alone
-/// depend on the rank (TranslationUnitAnalysis::resolveInputs).
-static bool elementsOnlyInput(const Dep &D, AnalysisContext &Ctx) {
+/// True if only the elements of the container or tensor \p D describes
+/// depend on the rank: its origin says so, or it is a parameter as it came
+/// in and every call that passes it a rank-dependent argument passes such a
+/// container (TranslationUnitAnalysis::resolveInputs).
+static bool onlyElementsVary(const Dep &D, AnalysisContext &Ctx) {
+  if (!D.Why)
+    return false;
+  if (D.Why->ElementsOnly)
+    return true;
   if (!D.conditional() || D.EnvKeys || !D.Why->Input || D.Why->EnvInput)
     return false;
   const ParmVarDecl *Param = D.Why->Input;
@@ -970,8 +975,7 @@ Dep Evaluator::call(const CallExpr *Call) {
       MCE && isExtentQuery(FD) &&
       llvm::none_of(MCE->arguments(),
                     [&](const Expr *Arg) { return eval(Arg).any(); }))
-    if (Dep O = eval(MCE->getImplicitObjectArgument());
-        O.Why && (O.Why->ElementsOnly || elementsOnlyInput(O, Ctx)))
+    if (onlyElementsVary(eval(MCE->getImplicitObjectArgument()), Ctx))
       return Dep();
   if (isGetenv(FD)) {
     if (Call->getNumArgs() == 0)
@@ -1070,10 +1074,10 @@ Dep Evaluator::call(const CallExpr *Call) {
     O = eval(MCE->getImplicitObjectArgument());
     // The size of a container whose elements alone depend on the rank,
     // here or in what every call passes the parameter it still is.
-    if (O.Why && FD && FD->getDeclName().isIdentifier() &&
+    if (FD && FD->getDeclName().isIdentifier() &&
         (FD->getName() == "size" || FD->getName() == "empty" ||
          FD->getName() == "length") &&
-        (O.Why->ElementsOnly || elementsOnlyInput(O, Ctx)))
+        onlyElementsVary(O, Ctx))
       return Dep();
   }
   O = arguments(O, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()),
@@ -1153,10 +1157,7 @@ Dep Evaluator::localData(const CallExpr *Call) {
   if (!Object && Call->getNumArgs() > 0) {
     bool AllSynchronised = true, AnyTensor = false;
     for (const Expr *Arg : Call->arguments()) {
-      const CXXRecordDecl *RD =
-          Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
-      if (!RD || !RD->getDeclName().isIdentifier() ||
-          (RD->getName() != "Tensor" && RD->getName() != "TensorBase"))
+      if (!isTensorType(Arg->getType()))
         continue;
       AnyTensor = true;
       AllSynchronised &= isSynchronised(Arg);
